@@ -1,0 +1,85 @@
+// Scene: the shapes of one query, stored as structure of arrays.
+//
+// Each kind has its own columns (FloatArray: 64-byte aligned, zero padded) and its own id
+// space counted from 0 in insertion order, which is also file order. Every shape is
+// validated when it enters: coordinates finite, radius >= 0, box min <= max. A scene never
+// holds an invalid shape, so no later stage has to check.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "hitgrid/core/float_array.hpp"
+#include "hitgrid/core/shape_id.hpp"
+#include "hitgrid/core/shapes.hpp"
+
+namespace hitgrid {
+
+struct SegmentArrays {
+  FloatArray ax, ay, bx, by;
+  std::size_t size() const { return ax.size(); }
+  friend bool operator==(const SegmentArrays&, const SegmentArrays&) = default;
+};
+
+struct CircleArrays {
+  FloatArray cx, cy, r;
+  std::size_t size() const { return cx.size(); }
+  friend bool operator==(const CircleArrays&, const CircleArrays&) = default;
+};
+
+struct BoxArrays {
+  FloatArray minx, miny, maxx, maxy;
+  std::size_t size() const { return minx.size(); }
+  friend bool operator==(const BoxArrays&, const BoxArrays&) = default;
+};
+
+/// Why a shape is invalid, or nothing if it is valid.
+std::optional<std::string> invalid_reason(const Segment& s);
+std::optional<std::string> invalid_reason(const Circle& c);
+std::optional<std::string> invalid_reason(const Box& b);
+
+class Scene {
+ public:
+  /// Append a shape and return its id. Throws InvalidShapeError (naming the id the shape
+  /// would have had) if the shape is invalid, or hitgrid::Error if the kind already holds
+  /// ShapeId::max_count shapes; the scene is unchanged then.
+  ShapeId add(const Segment& s);
+  ShapeId add(const Circle& c);
+  ShapeId add(const Box& b);
+
+  void reserve(std::size_t segments, std::size_t circles, std::size_t boxes);
+  void clear();
+
+  std::size_t segment_count() const { return segments_.size(); }
+  std::size_t circle_count() const { return circles_.size(); }
+  std::size_t box_count() const { return boxes_.size(); }
+  std::size_t count(ShapeKind kind) const;
+  std::size_t size() const { return segment_count() + circle_count() + box_count(); }
+  bool empty() const { return size() == 0; }
+
+  Segment segment(std::uint32_t i) const {
+    return {{segments_.ax[i], segments_.ay[i]}, {segments_.bx[i], segments_.by[i]}};
+  }
+  Circle circle(std::uint32_t i) const { return {{circles_.cx[i], circles_.cy[i]}, circles_.r[i]}; }
+  Box box(std::uint32_t i) const { return {{boxes_.minx[i], boxes_.miny[i]}, {boxes_.maxx[i], boxes_.maxy[i]}}; }
+
+  const SegmentArrays& segments() const { return segments_; }
+  const CircleArrays& circles() const { return circles_; }
+  const BoxArrays& boxes() const { return boxes_; }
+
+  /// Bitwise equality of all columns.
+  friend bool operator==(const Scene&, const Scene&) = default;
+
+ private:
+  SegmentArrays segments_;
+  CircleArrays circles_;
+  BoxArrays boxes_;
+};
+
+/// 64-bit FNV-1a hash of the scene's bits (counts, then every column in kind order).
+/// Pinned in tests to prove that generators and readers are bit-exact.
+std::uint64_t scene_hash(const Scene& scene);
+
+}  // namespace hitgrid

@@ -1,0 +1,119 @@
+#include "hitgrid/core/scene.hpp"
+
+#include <cmath>
+#include <cstring>
+
+#include "hitgrid/core/error.hpp"
+#include "hitgrid/core/fnv1a.hpp"
+
+namespace hitgrid {
+namespace {
+
+std::string format_float(float v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(v));
+  return buf;
+}
+
+std::optional<std::string> non_finite(const char* name, float v) {
+  if (std::isfinite(v)) return std::nullopt;
+  return std::string(name) + " is " + (std::isnan(v) ? "NaN" : "infinite");
+}
+
+void check_room(ShapeKind kind, std::size_t count) {
+  if (count >= ShapeId::max_count)
+    throw Error("too many " + std::string(kind_name(kind)) + "s: a scene holds at most " +
+                std::to_string(ShapeId::max_count) + " shapes of one kind");
+}
+
+}  // namespace
+
+std::optional<std::string> invalid_reason(const Segment& s) {
+  if (auto r = non_finite("ax", s.a.x)) return r;
+  if (auto r = non_finite("ay", s.a.y)) return r;
+  if (auto r = non_finite("bx", s.b.x)) return r;
+  if (auto r = non_finite("by", s.b.y)) return r;
+  return std::nullopt;
+}
+
+std::optional<std::string> invalid_reason(const Circle& c) {
+  if (auto r = non_finite("cx", c.c.x)) return r;
+  if (auto r = non_finite("cy", c.c.y)) return r;
+  if (auto r = non_finite("r", c.r)) return r;
+  if (c.r < 0.0f) return "negative radius " + format_float(c.r);
+  return std::nullopt;
+}
+
+std::optional<std::string> invalid_reason(const Box& b) {
+  if (auto r = non_finite("minx", b.min.x)) return r;
+  if (auto r = non_finite("miny", b.min.y)) return r;
+  if (auto r = non_finite("maxx", b.max.x)) return r;
+  if (auto r = non_finite("maxy", b.max.y)) return r;
+  if (b.min.x > b.max.x) return "inverted box: minx " + format_float(b.min.x) + " > maxx " + format_float(b.max.x);
+  if (b.min.y > b.max.y) return "inverted box: miny " + format_float(b.min.y) + " > maxy " + format_float(b.max.y);
+  return std::nullopt;
+}
+
+ShapeId Scene::add(const Segment& s) {
+  const auto index = static_cast<std::uint32_t>(segment_count());
+  check_room(ShapeKind::segment, index);
+  if (auto reason = invalid_reason(s)) throw InvalidShapeError(ShapeId(ShapeKind::segment, index), *reason);
+  segments_.ax.push_back(s.a.x);
+  segments_.ay.push_back(s.a.y);
+  segments_.bx.push_back(s.b.x);
+  segments_.by.push_back(s.b.y);
+  return {ShapeKind::segment, index};
+}
+
+ShapeId Scene::add(const Circle& c) {
+  const auto index = static_cast<std::uint32_t>(circle_count());
+  check_room(ShapeKind::circle, index);
+  if (auto reason = invalid_reason(c)) throw InvalidShapeError(ShapeId(ShapeKind::circle, index), *reason);
+  circles_.cx.push_back(c.c.x);
+  circles_.cy.push_back(c.c.y);
+  circles_.r.push_back(c.r);
+  return {ShapeKind::circle, index};
+}
+
+ShapeId Scene::add(const Box& b) {
+  const auto index = static_cast<std::uint32_t>(box_count());
+  check_room(ShapeKind::box, index);
+  if (auto reason = invalid_reason(b)) throw InvalidShapeError(ShapeId(ShapeKind::box, index), *reason);
+  boxes_.minx.push_back(b.min.x);
+  boxes_.miny.push_back(b.min.y);
+  boxes_.maxx.push_back(b.max.x);
+  boxes_.maxy.push_back(b.max.y);
+  return {ShapeKind::box, index};
+}
+
+void Scene::reserve(std::size_t segments, std::size_t circles, std::size_t boxes) {
+  for (FloatArray* a : {&segments_.ax, &segments_.ay, &segments_.bx, &segments_.by}) a->reserve(segments);
+  for (FloatArray* a : {&circles_.cx, &circles_.cy, &circles_.r}) a->reserve(circles);
+  for (FloatArray* a : {&boxes_.minx, &boxes_.miny, &boxes_.maxx, &boxes_.maxy}) a->reserve(boxes);
+}
+
+void Scene::clear() { *this = Scene(); }
+
+std::size_t Scene::count(ShapeKind kind) const {
+  switch (kind) {
+    case ShapeKind::segment: return segment_count();
+    case ShapeKind::circle: return circle_count();
+    case ShapeKind::box: return box_count();
+  }
+  return 0;
+}
+
+std::uint64_t scene_hash(const Scene& scene) {
+  Fnv1a h;
+  h.add_u64(scene.segment_count());
+  h.add_u64(scene.circle_count());
+  h.add_u64(scene.box_count());
+  const auto& s = scene.segments();
+  const auto& c = scene.circles();
+  const auto& b = scene.boxes();
+  for (const FloatArray* a : {&s.ax, &s.ay, &s.bx, &s.by, &c.cx, &c.cy, &c.r, &b.minx, &b.miny, &b.maxx, &b.maxy})
+    h.add_bytes(a->data(), a->size() * sizeof(float));
+  return h.value();
+}
+
+}  // namespace hitgrid
