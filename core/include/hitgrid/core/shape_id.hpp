@@ -8,6 +8,7 @@
 
 #include <compare>
 #include <cstdint>
+#include <vector>
 
 #include "hitgrid/core/shapes.hpp"
 
@@ -60,5 +61,8 @@ class Pair {
 };
 
 static_assert(sizeof(ShapeId) == 4 && sizeof(Pair) == 8, "ids and pairs are packed words");
+
+/// A list of colliding pairs; the broad phases return it sorted and free of duplicates.
+using PairList = std::vector<Pair>;
 
 }  // namespace hitgrid

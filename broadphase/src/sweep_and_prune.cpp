@@ -1,0 +1,54 @@
+#include "hitgrid/broadphase/sweep_and_prune.hpp"
+
+#include <tbb/combinable.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_sort.h>
+
+#include "hitgrid/core/shape_pair_test.hpp"
+#include "pair_buffers.hpp"
+#include "shape_bounds.hpp"
+#include "stopwatch.hpp"
+
+namespace hitgrid {
+
+PairList sweep_and_prune_pairs(const Scene& scene, SweepStats* stats) {
+  Stopwatch clock;
+  SweepStats local;
+
+  std::vector<BoundedShape> shapes = collect_bounds(scene);
+  local.bounds_ms = clock.lap_ms();
+
+  // Ties broken by id so the sweep order, and with it the work split, is deterministic.
+  tbb::parallel_sort(shapes.begin(), shapes.end(), [](const BoundedShape& a, const BoundedShape& b) {
+    return a.box.min.x < b.box.min.x || (a.box.min.x == b.box.min.x && a.id < b.id);
+  });
+  local.sort_ms = clock.lap_ms();
+
+  PairBuffers buffers;
+  tbb::combinable<std::uint64_t> candidates;
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, shapes.size(), 1024), [&](const auto& range) {
+    PairList& out = buffers.local();
+    std::uint64_t tested = 0;
+    for (std::size_t i = range.begin(); i != range.end(); ++i) {
+      const BoundedShape& s = shapes[i];
+      // Every later shape starts at or right of s's left edge; those starting within s's
+      // x extent overlap it in x.
+      for (std::size_t j = i + 1; j < shapes.size() && shapes[j].box.min.x <= s.box.max.x; ++j) {
+        const BoundedShape& t = shapes[j];
+        if (t.box.min.y > s.box.max.y || s.box.min.y > t.box.max.y) continue;
+        ++tested;
+        if (intersects(scene, s.id, t.id)) out.emplace_back(s.id, t.id);
+      }
+    }
+    candidates.local() += tested;
+  });
+  local.sweep_ms = clock.lap_ms();
+  local.candidates = candidates.combine(std::plus<>());
+
+  PairList pairs = merge_pair_buffers(buffers);
+  local.merge_ms = clock.lap_ms();
+  if (stats) *stats = local;
+  return pairs;
+}
+
+}  // namespace hitgrid

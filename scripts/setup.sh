@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs every Debian package hitgrid needs to build, test and benchmark.
+# Safe to run again: apt-get skips what is already installed.
+set -euo pipefail
+
+packages=(
+  g++ cmake ninja-build pkg-config
+  libtbb-dev libxsimd-dev            # library: threads, SIMD
+  libcli11-dev libfmt-dev            # the hitgrid command
+  catch2 libgmp-dev                  # tests (GMP: exact reference, test-only)
+  libbenchmark-dev                   # benchmarks
+)
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -ne 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  $sudo apt-get update
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends "${packages[@]}"
+fi
