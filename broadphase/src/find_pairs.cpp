@@ -1,14 +1,16 @@
 #include "hitgrid/broadphase/find_pairs.hpp"
 
 #include <cmath>
+#include <optional>
 
+#include <tbb/global_control.h>
 #include <tbb/info.h>
 #include <tbb/task_arena.h>
 
 #include "hitgrid/broadphase/brute_force.hpp"
 #include "hitgrid/broadphase/sweep_and_prune.hpp"
 #include "hitgrid/core/error.hpp"
-#include "stopwatch.hpp"
+#include "hitgrid/core/stopwatch.hpp"
 
 namespace hitgrid {
 
@@ -38,6 +40,12 @@ PairList find_pairs(const Scene& scene, const FindPairsOptions& options, FindPai
 
   Stopwatch total;
   PairList pairs;
+  // TBB caps its worker pool at the hardware concurrency; asking for more threads (to
+  // check determinism on a small machine, or to oversubscribe on purpose) needs the cap
+  // raised for the duration of the call, or the arena silently runs with fewer.
+  std::optional<tbb::global_control> allow_more;
+  if (threads > static_cast<unsigned>(tbb::info::default_concurrency()))
+    allow_more.emplace(tbb::global_control::max_allowed_parallelism, threads);
   tbb::task_arena arena(static_cast<int>(threads));
   arena.execute([&] {
     if (method == BroadPhase::brute_force) {

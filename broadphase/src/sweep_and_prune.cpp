@@ -7,7 +7,7 @@
 #include "hitgrid/core/shape_pair_test.hpp"
 #include "pair_buffers.hpp"
 #include "shape_bounds.hpp"
-#include "stopwatch.hpp"
+#include "hitgrid/core/stopwatch.hpp"
 
 namespace hitgrid {
 

@@ -1,0 +1,20 @@
+// The verbs of the `hitgrid` command. Each registers its options on the CLI11 app and
+// returns the function that runs it; main() runs whichever the user picked.
+#pragma once
+
+#include <functional>
+
+#include <CLI/CLI.hpp>
+
+namespace hitgrid::cli {
+
+using Runner = std::function<int()>;
+
+/// No verb: the main job on a built-in scene (uniform, N = 1,000,000, seed 1).
+Runner add_run_command(CLI::App& app);
+/// hitgrid gen FAMILY --n N --seed S [-o FILE]
+Runner add_gen_command(CLI::App& app);
+/// hitgrid pairs SCENE [-o OUT]
+Runner add_pairs_command(CLI::App& app);
+
+}  // namespace hitgrid::cli

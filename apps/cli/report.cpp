@@ -1,0 +1,71 @@
+#include "report.hpp"
+
+#include <fmt/format.h>
+
+namespace hitgrid::cli {
+namespace {
+
+std::string json_escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      out += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+double per_second(std::uint64_t n, double ms) { return ms > 0.0 ? static_cast<double>(n) / (ms / 1000.0) : 0.0; }
+
+}  // namespace
+
+void RunSummary::set_scene(const std::string& name, const Scene& scene) {
+  scene_name = name;
+  segments = scene.segment_count();
+  circles = scene.circle_count();
+  boxes = scene.box_count();
+}
+
+std::string stats_json(const RunSummary& run) {
+  std::string stages;
+  auto add = [&](const std::vector<StageTime>& list, const char* prefix) {
+    for (const StageTime& s : list) {
+      if (!stages.empty()) stages += ", ";
+      stages += fmt::format("\"{}{}\": {:.3f}", prefix, json_escape(s.name), s.ms);
+    }
+  };
+  add(run.before_find, "");
+  add(run.find.stages, "find_pairs.");
+  add(run.after_find, "");
+  return fmt::format(
+      "{{\"scene\": \"{}\", \"shapes\": {}, \"segments\": {}, \"circles\": {}, \"boxes\": {}, \"pairs\": {}, "
+      "\"pair_hash\": \"{:016x}\", \"candidates\": {}, \"method\": \"{}\", \"isa\": \"{}\", \"isa_requested\": \"{}\", "
+      "\"threads\": {}, \"stages_ms\": {{{}}}, \"find_pairs_ms\": {:.3f}, \"pairs_per_s\": {:.0f}}}",
+      json_escape(run.scene_name), run.segments + run.circles + run.boxes, run.segments, run.circles, run.boxes,
+      run.pairs, run.pair_hash, run.find.candidates, broad_phase_name(run.find.method), isa_name(run.find.isa),
+      isa_name(run.isa_requested), run.find.threads, stages, run.find.total_ms,
+      per_second(run.pairs, run.find.total_ms));
+}
+
+void print_report(std::FILE* out, const RunSummary& run) {
+  const std::uint64_t shapes = run.segments + run.circles + run.boxes;
+  fmt::print(out, "scene      {}: {} shapes ({} segments, {} circles, {} boxes)\n", run.scene_name, shapes,
+             run.segments, run.circles, run.boxes);
+  fmt::print(out, "method     {}, narrow phase {} (requested {}), {} thread{}\n", broad_phase_name(run.find.method),
+             isa_name(run.find.isa), isa_name(run.isa_requested), run.find.threads, run.find.threads == 1 ? "" : "s");
+  for (const StageTime& s : run.before_find) fmt::print(out, "  {:<26} {:>10.2f} ms\n", s.name, s.ms);
+  for (const StageTime& s : run.find.stages) fmt::print(out, "  find_pairs.{:<15} {:>10.2f} ms\n", s.name, s.ms);
+  fmt::print(out, "  {:<26} {:>10.2f} ms\n", "find_pairs (total)", run.find.total_ms);
+  for (const StageTime& s : run.after_find) fmt::print(out, "  {:<26} {:>10.2f} ms\n", s.name, s.ms);
+  fmt::print(out, "pairs      {} ({} candidates tested exactly), hash {:016x}\n", run.pairs, run.find.candidates,
+             run.pair_hash);
+  fmt::print(out, "rate       {:.3g} pairs/s, {:.3g} shapes/s\n", per_second(run.pairs, run.find.total_ms),
+             per_second(shapes, run.find.total_ms));
+}
+
+}  // namespace hitgrid::cli

@@ -1,0 +1,167 @@
+// End-to-end tests of the `hitgrid` command: known pair files for hand-checked scenes,
+// generated lattice and mixed scenes against the all-pairs exact reference, identical
+// output for every ISA and thread count, errors and exit statuses, --stats and --help.
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <unistd.h>
+
+#include "hitgrid/broadphase/brute_force.hpp"
+#include "hitgrid/core/pair_io.hpp"
+#include "hitgrid/core/scene_file.hpp"
+#include "hitgrid/simd/isa.hpp"
+
+namespace fs = std::filesystem;
+using namespace hitgrid;
+
+namespace {
+
+struct CliResult {
+  int status = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+fs::path scratch_dir() {
+  static const fs::path dir = [] {
+    fs::path d = fs::temp_directory_path() / ("hitgrid_cli_test_" + std::to_string(::getpid()));
+    fs::create_directories(d);
+    return d;
+  }();
+  return dir;
+}
+
+fs::path scratch(const std::string& name) { return scratch_dir() / name; }
+
+/// Runs `hitgrid ARGS` through the shell, capturing stdout, stderr and the exit status.
+CliResult hitgrid_cli(const std::string& args) {
+  const fs::path out = scratch("stdout"), err = scratch("stderr");
+  const std::string cmd =
+      std::string("'") + HITGRID_CLI_PATH + "' " + args + " >'" + out.string() + "' 2>'" + err.string() + "'";
+  const int raw = std::system(cmd.c_str());
+  CliResult r;
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  r.out = slurp(out);
+  r.err = slurp(err);
+  return r;
+}
+
+std::string data(const std::string& name) { return std::string(HITGRID_TEST_DATA_DIR) + "/e2e/" + name; }
+
+}  // namespace
+
+TEST_CASE("hitgrid pairs reproduces the hand-checked pair files", "[cli]") {
+  for (const char* name : {"touching", "near_miss"}) {
+    INFO(name);
+    const CliResult r = hitgrid_cli("pairs '" + data(std::string(name) + ".scene") + "'");
+    CHECK(r.status == 0);
+    CHECK(r.err.empty());
+    CHECK(r.out == slurp(data(std::string(name) + ".pairs")));
+  }
+}
+
+TEST_CASE("hitgrid pairs on generated lattice and mixed scenes equals the all-pairs exact reference", "[cli]") {
+  for (const char* family : {"lattice", "mixed"}) {
+    INFO(family);
+    const std::string scene = scratch(std::string(family) + ".scene").string();
+    const std::string pairs = scratch(std::string(family) + ".pairs").string();
+    REQUIRE(hitgrid_cli(std::string("gen ") + family + " --n 20000 --seed 3 -o '" + scene + "'").status == 0);
+    const CliResult r = hitgrid_cli("pairs '" + scene + "' -o '" + pairs + "' --stats");
+    REQUIRE(r.status == 0);
+    const PairList want = brute_force_pairs(read_scene_file(scene));
+    const PairList got = read_pairs_file(pairs);
+    CHECK(got.size() == want.size());
+    CHECK(got == want);
+    CHECK(want.size() > 1000);  // a scene with real work in it
+    CHECK_THAT(r.err, Catch::Contains("\"pairs\": " + std::to_string(want.size()) + ","));
+    CHECK_THAT(r.err, Catch::Contains("\"find_pairs_ms\": "));
+    CHECK_THAT(r.err, Catch::Contains("\"shapes\": 20000,"));
+
+    // The binary formats give the same answer.
+    const std::string bscene = scratch(std::string(family) + ".hgs").string();
+    const std::string bpairs = scratch(std::string(family) + ".hgp").string();
+    REQUIRE(hitgrid_cli(std::string("gen ") + family + " --n 20000 --seed 3 --binary -o '" + bscene + "'").status == 0);
+    REQUIRE(hitgrid_cli("pairs '" + bscene + "' --binary -o '" + bpairs + "'").status == 0);
+    CHECK(read_pairs_file(bpairs) == want);
+  }
+}
+
+TEST_CASE("hitgrid pairs output is byte-identical for every ISA, thread count and method", "[cli]") {
+  const std::string scene = scratch("mixed_small.scene").string();
+  REQUIRE(hitgrid_cli("gen mixed --n 5000 --seed 11 -o '" + scene + "'").status == 0);
+  const CliResult reference = hitgrid_cli("pairs '" + scene + "' --method brute_force --threads 1 --isa scalar");
+  REQUIRE(reference.status == 0);
+  REQUIRE(!reference.out.empty());
+  for (Isa isa : supported_isas()) {
+    for (int threads : {1, 2, 3}) {
+      INFO(isa_name(isa) << " threads " << threads);
+      const CliResult r = hitgrid_cli("pairs '" + scene + "' --isa " + std::string(isa_name(isa)) +
+                                      " --threads " + std::to_string(threads));
+      CHECK(r.status == 0);
+      CHECK(r.out == reference.out);
+    }
+  }
+}
+
+TEST_CASE("the main job reports pairs, stage times and pairs per second", "[cli]") {
+  const CliResult r = hitgrid_cli("--family mixed --n 20000 --seed 5 --threads 2 --stats");
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.out, Catch::Contains("scene      mixed n=20000 seed=5"));
+  CHECK_THAT(r.out, Catch::Contains("generate"));
+  CHECK_THAT(r.out, Catch::Contains("find_pairs (total)"));
+  CHECK_THAT(r.out, Catch::Contains("pairs/s"));
+  CHECK_THAT(r.err, Catch::StartsWith("{\"scene\": \"mixed n=20000 seed=5\""));
+  CHECK_THAT(r.err, Catch::Contains("\"threads\": 2,"));
+}
+
+TEST_CASE("hitgrid reports bad input with its location and exit status 1", "[cli]") {
+  const fs::path bad = scratch("bad.scene");
+  std::ofstream(bad) << "s 0 0 1 1\nc 1 1 -2\n";
+  CliResult r = hitgrid_cli("pairs '" + bad.string() + "'");
+  CHECK(r.status == 1);
+  CHECK(r.out.empty());
+  CHECK_THAT(r.err, Catch::StartsWith("hitgrid: error: " + bad.string() + ":2:"));
+  CHECK_THAT(r.err, Catch::Contains("negative radius"));
+
+  r = hitgrid_cli("pairs '" + scratch("does_not_exist.scene").string() + "'");
+  CHECK(r.status == 1);
+  CHECK_THAT(r.err, Catch::Contains("does_not_exist.scene"));
+
+  const fs::path truncated = scratch("truncated.hgs");
+  REQUIRE(hitgrid_cli("gen uniform --n 100 --binary -o '" + truncated.string() + "'").status == 0);
+  fs::resize_file(truncated, fs::file_size(truncated) - 5);
+  r = hitgrid_cli("pairs '" + truncated.string() + "'");
+  CHECK(r.status == 1);
+  CHECK_THAT(r.err, Catch::Contains(truncated.string() + ": byte "));
+}
+
+TEST_CASE("hitgrid rejects bad usage with exit status 2, and --help works on every verb", "[cli]") {
+  CHECK(hitgrid_cli("--isa sse9").status == 2);
+  CHECK(hitgrid_cli("--n -5").status == 2);
+  CHECK(hitgrid_cli("gen").status == 2);
+  CHECK(hitgrid_cli("gen spiral").status == 2);
+  CHECK(hitgrid_cli("pairs").status == 2);
+  CHECK(hitgrid_cli("pairs x.scene --cell -1").status == 2);
+  CHECK(hitgrid_cli("frobnicate").status == 2);
+  for (const char* verb : {"", "gen ", "pairs "}) {
+    INFO(verb);
+    const CliResult r = hitgrid_cli(std::string(verb) + "--help");
+    CHECK(r.status == 0);
+    CHECK_THAT(r.out, Catch::Contains("--"));
+  }
+  CHECK_THAT(hitgrid_cli("pairs --help").out, Catch::Contains("--threads"));
+  CHECK_THAT(hitgrid_cli("gen --help").out, Catch::Contains("--seed"));
+  CHECK_THAT(hitgrid_cli("--help").out, Catch::Contains("--family"));
+}

@@ -1,0 +1,20 @@
+#include <catch2/catch.hpp>
+
+#include "hitgrid/broadphase/brute_force.hpp"
+#include "hitgrid/broadphase/sweep_and_prune.hpp"
+#include "support/pathological_scenes.hpp"
+
+using namespace hitgrid;
+
+TEST_CASE("sweep and prune equals the brute-force reference on every family and pathological layout",
+          "[broadphase]") {
+  for (const auto& [name, scene] : test::broadphase_scenes(4000)) {
+    INFO(name);
+    const PairList want = brute_force_pairs(scene);
+    SweepStats stats;
+    const PairList got = sweep_and_prune_pairs(scene, &stats);
+    CHECK(got.size() == want.size());
+    CHECK(got == want);
+    CHECK(stats.candidates >= got.size());
+  }
+}

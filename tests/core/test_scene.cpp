@@ -1,0 +1,84 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+
+#include "hitgrid/core/error.hpp"
+#include "hitgrid/core/scene.hpp"
+
+using namespace hitgrid;
+
+namespace {
+
+std::string add_error(Scene& scene, const auto& shape) {
+  try {
+    scene.add(shape);
+  } catch (const InvalidShapeError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+constexpr float quiet_nan = std::numeric_limits<float>::quiet_NaN();
+constexpr float infinity = std::numeric_limits<float>::infinity();
+
+}  // namespace
+
+TEST_CASE("Scene assigns ids per kind in insertion order", "[scene]") {
+  Scene scene;
+  CHECK(scene.add(Segment{{0, 0}, {1, 1}}) == ShapeId(ShapeKind::segment, 0));
+  CHECK(scene.add(Circle{{0, 0}, 1}) == ShapeId(ShapeKind::circle, 0));
+  CHECK(scene.add(Segment{{2, 2}, {3, 3}}) == ShapeId(ShapeKind::segment, 1));
+  CHECK(scene.add(Box{{0, 0}, {1, 2}}) == ShapeId(ShapeKind::box, 0));
+  CHECK(scene.segment_count() == 2);
+  CHECK(scene.circle_count() == 1);
+  CHECK(scene.box_count() == 1);
+  CHECK(scene.size() == 4);
+  CHECK(scene.segment(1) == Segment{{2, 2}, {3, 3}});
+  CHECK(scene.circle(0) == Circle{{0, 0}, 1});
+  CHECK(scene.box(0) == Box{{0, 0}, {1, 2}});
+}
+
+TEST_CASE("Scene rejects invalid shapes with the id and the reason, and stays unchanged", "[scene]") {
+  Scene scene;
+  scene.add(Segment{{0, 0}, {1, 1}});
+  CHECK(add_error(scene, Segment{{0, quiet_nan}, {1, 1}}) == "segment 1: ay is NaN");
+  CHECK(add_error(scene, Segment{{0, 0}, {1, -infinity}}) == "segment 1: by is infinite");
+  CHECK(add_error(scene, Circle{{0, 0}, -1.0f}) == "circle 0: negative radius -1");
+  CHECK(add_error(scene, Circle{{infinity, 0}, 1.0f}) == "circle 0: cx is infinite");
+  CHECK(add_error(scene, Circle{{0, 0}, quiet_nan}) == "circle 0: r is NaN");
+  CHECK(add_error(scene, Box{{2, 0}, {1, 1}}) == "box 0: inverted box: minx 2 > maxx 1");
+  CHECK(add_error(scene, Box{{0, 0.5f}, {1, 0.25f}}) == "box 0: inverted box: miny 0.5 > maxy 0.25");
+  CHECK(scene.size() == 1);
+  // Zero-size shapes are valid closed sets, as is a radius of -0.
+  CHECK_NOTHROW(scene.add(Segment{{1, 1}, {1, 1}}));
+  CHECK_NOTHROW(scene.add(Circle{{1, 1}, 0.0f}));
+  CHECK_NOTHROW(scene.add(Circle{{1, 1}, -0.0f}));
+  CHECK_NOTHROW(scene.add(Box{{1, 1}, {1, 1}}));
+}
+
+TEST_CASE("Scene columns are 64-byte aligned and zero padded", "[scene]") {
+  Scene scene;
+  for (int i = 0; i < 37; ++i) scene.add(Segment{{1.0f + static_cast<float>(i), 2}, {3, 4}});
+  const FloatArray& ax = scene.segments().ax;
+  CHECK(reinterpret_cast<std::uintptr_t>(ax.data()) % 64 == 0);
+  CHECK(ax.size() == 37);
+  CHECK(ax.padded_size() == 48);
+  for (std::size_t i = ax.size(); i < ax.padded_size(); ++i) CHECK(ax.data()[i] == 0.0f);
+}
+
+TEST_CASE("scene_hash depends on every bit", "[scene]") {
+  Scene a;
+  a.add(Segment{{0, 0}, {1, 1}});
+  Scene b = a;
+  CHECK(scene_hash(a) == scene_hash(b));
+  CHECK(a == b);
+  b.add(Circle{{0, 0}, 0});
+  CHECK(scene_hash(a) != scene_hash(b));
+  Scene c;
+  c.add(Segment{{0, 0}, {1, -0.0f}});
+  Scene d;
+  d.add(Segment{{0, 0}, {1, 0.0f}});
+  CHECK(scene_hash(c) != scene_hash(d));
+  CHECK(!(c == d));
+}
