@@ -21,7 +21,7 @@ std::optional<std::string> non_finite(const char* name, float v) {
 }
 
 void check_room(ShapeKind kind, std::size_t count) {
-  if (count >= ShapeId::max_count)
+  if (count >= ShapeId::max_count) [[unlikely]]
     throw Error("too many " + std::string(kind_name(kind)) + "s: a scene holds at most " +
                 std::to_string(ShapeId::max_count) + " shapes of one kind");
 }
@@ -57,7 +57,10 @@ std::optional<std::string> invalid_reason(const Box& b) {
 ShapeId Scene::add(const Segment& s) {
   const auto index = static_cast<std::uint32_t>(segment_count());
   check_room(ShapeKind::segment, index);
-  if (auto reason = invalid_reason(s)) throw InvalidShapeError(ShapeId(ShapeKind::segment, index), *reason);
+  // The common case first: one cheap test, the detailed reason only when it fails.
+  const bool valid = std::isfinite(s.a.x) && std::isfinite(s.a.y) && std::isfinite(s.b.x) && std::isfinite(s.b.y);
+  if (auto reason = valid ? std::nullopt : invalid_reason(s)) [[unlikely]]
+    throw InvalidShapeError(ShapeId(ShapeKind::segment, index), *reason);
   segments_.ax.push_back(s.a.x);
   segments_.ay.push_back(s.a.y);
   segments_.bx.push_back(s.b.x);
@@ -68,7 +71,9 @@ ShapeId Scene::add(const Segment& s) {
 ShapeId Scene::add(const Circle& c) {
   const auto index = static_cast<std::uint32_t>(circle_count());
   check_room(ShapeKind::circle, index);
-  if (auto reason = invalid_reason(c)) throw InvalidShapeError(ShapeId(ShapeKind::circle, index), *reason);
+  const bool valid = std::isfinite(c.c.x) && std::isfinite(c.c.y) && std::isfinite(c.r) && c.r >= 0.0f;
+  if (auto reason = valid ? std::nullopt : invalid_reason(c)) [[unlikely]]
+    throw InvalidShapeError(ShapeId(ShapeKind::circle, index), *reason);
   circles_.cx.push_back(c.c.x);
   circles_.cy.push_back(c.c.y);
   circles_.r.push_back(c.r);
@@ -78,7 +83,10 @@ ShapeId Scene::add(const Circle& c) {
 ShapeId Scene::add(const Box& b) {
   const auto index = static_cast<std::uint32_t>(box_count());
   check_room(ShapeKind::box, index);
-  if (auto reason = invalid_reason(b)) throw InvalidShapeError(ShapeId(ShapeKind::box, index), *reason);
+  const bool valid = std::isfinite(b.min.x) && std::isfinite(b.min.y) && std::isfinite(b.max.x) &&
+                     std::isfinite(b.max.y) && b.min.x <= b.max.x && b.min.y <= b.max.y;
+  if (auto reason = valid ? std::nullopt : invalid_reason(b)) [[unlikely]]
+    throw InvalidShapeError(ShapeId(ShapeKind::box, index), *reason);
   boxes_.minx.push_back(b.min.x);
   boxes_.miny.push_back(b.min.y);
   boxes_.maxx.push_back(b.max.x);
@@ -96,9 +104,12 @@ void Scene::clear() { *this = Scene(); }
 
 std::size_t Scene::count(ShapeKind kind) const {
   switch (kind) {
-    case ShapeKind::segment: return segment_count();
-    case ShapeKind::circle: return circle_count();
-    case ShapeKind::box: return box_count();
+    case ShapeKind::segment:
+      return segment_count();
+    case ShapeKind::circle:
+      return circle_count();
+    case ShapeKind::box:
+      return box_count();
   }
   return 0;
 }
