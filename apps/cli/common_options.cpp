@@ -14,8 +14,8 @@ void CommonOptions::add_to(CLI::App& app) {
   app.add_option("--cell", cell, "Grid cell size in world units (0: automatic)")
       ->check(CLI::Range(0.0f, 3.4e38f))
       ->default_val(0);
-  app.add_option("--method", method, "Broad phase: auto|sweep_and_prune|brute_force")
-      ->check(CLI::IsMember({"auto", "sweep_and_prune", "brute_force"}))
+  app.add_option("--method", method, "Broad phase: auto|grid|sweep_and_prune|brute_force")
+      ->check(CLI::IsMember({"auto", "grid", "sweep_and_prune", "brute_force"}))
       ->default_val("auto");
   app.add_flag("--stats", stats, "Print one JSON object with counts and stage times on stderr");
 }
@@ -28,7 +28,8 @@ FindPairsOptions CommonOptions::to_find_options() const {
   o.isa = *parsed;
   resolve_isa(o.isa);  // fail early, before any long work, if the machine lacks it
   o.cell_size = cell;
-  o.method = method == "brute_force"       ? BroadPhase::brute_force
+  o.method = method == "grid"              ? BroadPhase::grid
+             : method == "brute_force"     ? BroadPhase::brute_force
              : method == "sweep_and_prune" ? BroadPhase::sweep_and_prune
                                            : BroadPhase::automatic;
   return o;

@@ -1,14 +1,15 @@
 #include "hitgrid/broadphase/find_pairs.hpp"
 
-#include <cmath>
-#include <optional>
-
 #include <tbb/global_control.h>
 #include <tbb/info.h>
 #include <tbb/task_arena.h>
 
+#include <cmath>
+#include <optional>
+
 #include "hitgrid/broadphase/brute_force.hpp"
 #include "hitgrid/broadphase/sweep_and_prune.hpp"
+#include "hitgrid/broadphase/uniform_grid.hpp"
 #include "hitgrid/core/error.hpp"
 #include "hitgrid/core/stopwatch.hpp"
 
@@ -16,9 +17,14 @@ namespace hitgrid {
 
 std::string_view broad_phase_name(BroadPhase method) {
   switch (method) {
-    case BroadPhase::automatic: return "auto";
-    case BroadPhase::sweep_and_prune: return "sweep_and_prune";
-    case BroadPhase::brute_force: return "brute_force";
+    case BroadPhase::automatic:
+      return "auto";
+    case BroadPhase::grid:
+      return "grid";
+    case BroadPhase::sweep_and_prune:
+      return "sweep_and_prune";
+    case BroadPhase::brute_force:
+      return "brute_force";
   }
   return "?";
 }
@@ -54,11 +60,23 @@ PairList find_pairs(const Scene& scene, const FindPairsOptions& options, FindPai
       const std::uint64_t n = scene.size();
       local.candidates = n * (n - (n > 0)) / 2;
       local.stages.push_back({"all_pairs", clock.lap_ms()});
+    } else if (method == BroadPhase::grid) {
+      GridStats g;
+      GridOptions go;
+      go.cell_size = options.cell_size;
+      pairs = uniform_grid_pairs(scene, go, &g);
+      local.candidates = g.candidates;
+      local.cell_size = g.cell_size;
+      local.stages = {{"bounds_and_footprints", g.bounds_ms},
+                      {"bucket", g.bucket_ms},
+                      {"pairs", g.pairs_ms},
+                      {"merge", g.merge_ms}};
     } else {
       SweepStats s;
       pairs = sweep_and_prune_pairs(scene, &s);
       local.candidates = s.candidates;
-      local.stages = {{"bounds", s.bounds_ms}, {"sort", s.sort_ms}, {"sweep_and_test", s.sweep_ms}, {"merge", s.merge_ms}};
+      local.stages = {
+          {"bounds", s.bounds_ms}, {"sort", s.sort_ms}, {"sweep_and_test", s.sweep_ms}, {"merge", s.merge_ms}};
     }
   });
   local.total_ms = total.lap_ms();

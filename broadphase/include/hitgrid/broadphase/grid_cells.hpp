@@ -1,0 +1,123 @@
+// Which cells of a uniform grid a shape occupies.
+//
+// The grid's cells are closed squares of side h = 2^log2_cell: cell (i, j) is
+// [i h, (i + 1) h] x [j h, (j + 1) h]. Because h is a power of two, x / h is exact for
+// every float x, so the cell range of a coordinate interval is computed exactly:
+// the closed interval [lo, hi] touches columns ceil(lo / h) - 1 (whose right edge may equal
+// lo) through floor(hi / h). Neighbouring closed cells share their edges, so a shape that
+// touches a cell only along an edge or at a corner is in that cell's list too.
+//
+// Boxes and circles occupy every cell their bounding box touches. A segment occupies, row
+// by row, the columns its part within that row's closed band touches: about
+// rows + columns cells instead of rows x columns, which is what lets a grid beat a
+// bounding-volume tree on long thin segments. The row spans are computed in double and
+// widened by a bound on their rounding error, so they are conservative: every cell the
+// closed segment touches is listed (tests/broadphase/test_grid_cells checks it exactly); a
+// cell it only nearly touches may be listed too, which costs a candidate, never a pair.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+#include "hitgrid/core/aabb.hpp"
+#include "hitgrid/core/shapes.hpp"
+
+namespace hitgrid {
+
+/// floor and ceil of |x| < 2^62 as integers. Inline: on the x86-64 baseline (SSE2, no
+/// ROUNDSD) std::floor is a library call, and these run for every cell of every shape.
+inline std::int64_t floor_to_int(double x) {
+  const auto i = static_cast<std::int64_t>(x);  // truncates toward zero
+  return i - (static_cast<double>(i) > x);
+}
+inline std::int64_t ceil_to_int(double x) {
+  const auto i = static_cast<std::int64_t>(x);
+  return i + (static_cast<double>(i) < x);
+}
+
+/// Inclusive range of cell indices along one axis.
+struct CellSpan {
+  std::int64_t lo = 0;
+  std::int64_t hi = -1;
+  std::int64_t size() const { return hi >= lo ? hi - lo + 1 : 0; }
+};
+
+class GridCells {
+ public:
+  /// Cells of side 2^log2_cell. Indices are exact as long as |coordinate| / h < 2^53; the
+  /// grid builder chooses log2_cell so that they stay far below that.
+  explicit GridCells(int log2_cell) : log2_cell_(log2_cell), inv_h_(std::ldexp(1.0, -log2_cell)) {}
+
+  int log2_cell() const { return log2_cell_; }
+  double cell_size() const { return std::ldexp(1.0, log2_cell_); }
+
+  /// Columns (or rows) whose closed extent touches the closed interval [lo, hi].
+  CellSpan span(double lo, double hi) const {
+    return {ceil_to_int(lo * inv_h_) - 1, floor_to_int(hi * inv_h_)};
+  }
+  /// The cell whose closed extent [i h, (i + 1) h] contains x and whose index is largest.
+  std::int64_t index(double x) const { return floor_to_int(x * inv_h_); }
+
+  /// Rows and columns touched by a closed box.
+  void box_cells(const Aabb& b, CellSpan& cols, CellSpan& rows) const {
+    cols = span(b.min.x, b.max.x);
+    rows = span(b.min.y, b.max.y);
+  }
+
+  /// Calls f(row, columns) for every row the closed segment touches, bottom to top, with
+  /// the columns it touches in that row. Spans are conservative (see the header comment).
+  template <class F>
+  void for_each_segment_row(const Segment& s, F&& f) const;
+
+  /// Number of cells the segment occupies (the sum of its row spans).
+  std::int64_t segment_cell_count(const Segment& s) const {
+    std::int64_t n = 0;
+    for_each_segment_row(s, [&](std::int64_t, CellSpan cols) { n += cols.size(); });
+    return n;
+  }
+
+ private:
+  int log2_cell_;
+  double inv_h_;
+};
+
+template <class F>
+void GridCells::for_each_segment_row(const Segment& s, F&& f) const {
+  // Order the endpoints bottom to top.
+  Vec2 p = s.a, q = s.b;
+  if (q.y < p.y) std::swap(p, q);
+  const double minx = std::min(p.x, q.x), maxx = std::max(p.x, q.x);
+  const CellSpan rows = span(p.y, q.y);
+  if (rows.size() == 1 || p.x == q.x) {
+    // One row, or a vertical segment: the bounding box's cells, exactly.
+    const CellSpan cols = span(minx, maxx);
+    for (std::int64_t r = rows.lo; r <= rows.hi; ++r) f(r, cols);
+    return;
+  }
+  // x as a function of y along the segment. The rounding error of x(y) below is at most
+  // a few units in the last place of |p.x| + |y - p.y| |slope| (one subtraction, one
+  // division, one multiplication, one addition, each relative 2^-53); widening by 2^-48 of
+  // that magnitude covers it with a wide margin, and clamping to the segment's exact x
+  // extent keeps the span within the bounding box.
+  const double slope = (double{q.x} - p.x) / (double{q.y} - p.y);
+  const double h = cell_size();
+  auto x_range_in_band = [&](double y0, double y1, double& lo, double& hi) {
+    const double t0 = (y0 - p.y) * slope, t1 = (y1 - p.y) * slope;
+    const double x0 = p.x + t0, x1 = p.x + t1;
+    const double err0 = (std::fabs(double{p.x}) + std::fabs(t0)) * 0x1p-48;
+    const double err1 = (std::fabs(double{p.x}) + std::fabs(t1)) * 0x1p-48;
+    lo = std::max(minx, std::min(x0 - err0, x1 - err1));
+    hi = std::min(maxx, std::max(x0 + err0, x1 + err1));
+  };
+  for (std::int64_t r = rows.lo; r <= rows.hi; ++r) {
+    // The closed band of row r, cut to the segment's y extent. r * h is exact (power of two).
+    const double y0 = std::max(static_cast<double>(r) * h, double{p.y});
+    const double y1 = std::min(static_cast<double>(r + 1) * h, double{q.y});
+    double lo, hi;
+    x_range_in_band(y0, y1, lo, hi);
+    f(r, span(lo, hi));
+  }
+}
+
+}  // namespace hitgrid

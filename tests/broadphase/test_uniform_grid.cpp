@@ -1,0 +1,43 @@
+#include <catch2/catch.hpp>
+
+#include <tbb/task_arena.h>
+
+#include "hitgrid/broadphase/brute_force.hpp"
+#include "hitgrid/broadphase/uniform_grid.hpp"
+#include "support/pathological_scenes.hpp"
+
+using namespace hitgrid;
+
+TEST_CASE("the grid equals the brute-force reference on every family and pathological layout", "[grid]") {
+  for (const auto& [name, scene] : test::broadphase_scenes(4000)) {
+    const PairList want = brute_force_pairs(scene);
+    // Automatic, then cell sizes from far too small to far too large: the answer must not
+    // depend on them.
+    for (float cell : {0.0f, 0.125f, 1.0f, 8.0f, 1024.0f}) {
+      INFO(name << ", cell " << cell);
+      GridOptions o;
+      o.cell_size = cell;
+      GridStats stats;
+      const PairList got = uniform_grid_pairs(scene, o, &stats);
+      CHECK(got.size() == want.size());
+      CHECK(got == want);
+      if (cell > 0.0f) CHECK(stats.cell_size <= cell);
+    }
+  }
+}
+
+TEST_CASE("the grid's answer does not depend on the thread count", "[grid]") {
+  for (const auto& [name, scene] : test::broadphase_scenes(3000)) {
+    INFO(name);
+    PairList first;
+    for (int threads : {1, 2, 4, 8}) {
+      tbb::task_arena arena(threads);
+      PairList got;
+      arena.execute([&] { got = uniform_grid_pairs(scene); });
+      if (threads == 1)
+        first = got;
+      else
+        CHECK(got == first);
+    }
+  }
+}
