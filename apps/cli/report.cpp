@@ -45,22 +45,28 @@ std::string stats_json(const RunSummary& run) {
   return fmt::format(
       "{{\"scene\": \"{}\", \"shapes\": {}, \"segments\": {}, \"circles\": {}, \"boxes\": {}, \"pairs\": {}, "
       "\"pair_hash\": \"{:016x}\", \"candidates\": {}, \"method\": \"{}\", \"isa\": \"{}\", \"isa_requested\": \"{}\", "
-      "\"threads\": {}, \"stages_ms\": {{{}}}, \"find_pairs_ms\": {:.3f}, \"pairs_per_s\": {:.0f}}}",
+      "\"threads\": {}, \"cell_size\": {}, \"runs\": {}, \"stages_ms\": {{{}}}, \"find_pairs_ms\": {:.3f}, "
+      "\"find_pairs_min_ms\": {:.3f}, \"pairs_per_s\": {:.0f}}}",
       json_escape(run.scene_name), run.segments + run.circles + run.boxes, run.segments, run.circles, run.boxes,
       run.pairs, run.pair_hash, run.find.candidates, broad_phase_name(run.find.method), isa_name(run.find.isa),
-      isa_name(run.isa_requested), run.find.threads, stages, run.find.total_ms,
-      per_second(run.pairs, run.find.total_ms));
+      isa_name(run.isa_requested), run.find.threads, run.find.cell_size, run.runs, stages, run.find.total_ms,
+      run.runs > 1 ? run.min_find_ms : run.find.total_ms, per_second(run.pairs, run.find.total_ms));
 }
 
 void print_report(std::FILE* out, const RunSummary& run) {
   const std::uint64_t shapes = run.segments + run.circles + run.boxes;
   fmt::print(out, "scene      {}: {} shapes ({} segments, {} circles, {} boxes)\n", run.scene_name, shapes,
              run.segments, run.circles, run.boxes);
-  fmt::print(out, "method     {}, narrow phase {} (requested {}), {} thread{}\n", broad_phase_name(run.find.method),
-             isa_name(run.find.isa), isa_name(run.isa_requested), run.find.threads, run.find.threads == 1 ? "" : "s");
+  fmt::print(out, "method     {}{}, narrow phase {} (requested {}), {} thread{}\n", broad_phase_name(run.find.method),
+             run.find.cell_size > 0 ? fmt::format(" (cell {})", run.find.cell_size) : "", isa_name(run.find.isa),
+             isa_name(run.isa_requested), run.find.threads, run.find.threads == 1 ? "" : "s");
   for (const StageTime& s : run.before_find) fmt::print(out, "  {:<26} {:>10.2f} ms\n", s.name, s.ms);
   for (const StageTime& s : run.find.stages) fmt::print(out, "  find_pairs.{:<15} {:>10.2f} ms\n", s.name, s.ms);
-  fmt::print(out, "  {:<26} {:>10.2f} ms\n", "find_pairs (total)", run.find.total_ms);
+  if (run.runs > 1)
+    fmt::print(out, "  {:<26} {:>10.2f} ms   (median of {} runs; fastest {:.2f} ms)\n", "find_pairs (total)",
+               run.find.total_ms, run.runs, run.min_find_ms);
+  else
+    fmt::print(out, "  {:<26} {:>10.2f} ms\n", "find_pairs (total)", run.find.total_ms);
   for (const StageTime& s : run.after_find) fmt::print(out, "  {:<26} {:>10.2f} ms\n", s.name, s.ms);
   fmt::print(out, "pairs      {} ({} candidates tested exactly), hash {:016x}\n", run.pairs, run.find.candidates,
              run.pair_hash);

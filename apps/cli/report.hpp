@@ -21,6 +21,8 @@ struct RunSummary {
   FindPairsReport find;                // stages of find_pairs, its total, ISA, threads
   std::vector<StageTime> before_find;  // e.g. generate, read
   std::vector<StageTime> after_find;   // e.g. write
+  unsigned runs = 1;                   // find_pairs repeated: find is the median run
+  double min_find_ms = 0.0;
 
   void set_scene(const std::string& name, const Scene& scene);
 };

@@ -37,7 +37,7 @@ PairList find_pairs(const Scene& scene, const FindPairsOptions& options, FindPai
   resolve_isa(options.isa);
   const unsigned threads =
       options.threads == 0 ? static_cast<unsigned>(tbb::info::default_concurrency()) : options.threads;
-  const BroadPhase method = options.method == BroadPhase::automatic ? BroadPhase::sweep_and_prune : options.method;
+  const BroadPhase method = options.method == BroadPhase::automatic ? BroadPhase::grid : options.method;
 
   FindPairsReport local;
   local.method = method;

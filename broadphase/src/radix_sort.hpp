@@ -8,10 +8,20 @@
 // any thread count. Only as many passes as the keys' significant bits need are run.
 #pragma once
 
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <array>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace hitgrid {
+
+/// Sorts items ascending by key(item) (an unsigned integer < 2^key_bits); stable. The
+/// items move with their keys, so no gather pass is needed afterwards.
+template <class T, class KeyOf>
+void radix_sort_items(std::vector<T>& items, KeyOf key, int key_bits);
 
 /// Sorts keys ascending, carrying values along; stable. key_bits: the keys are < 2^key_bits.
 /// Runs in the calling TBB arena.
@@ -19,5 +29,46 @@ void radix_sort(std::vector<std::uint32_t>& keys, std::vector<std::uint32_t>& va
 
 /// Sorts 64-bit keys ascending. key_bits: the keys are < 2^key_bits.
 void radix_sort(std::vector<std::uint64_t>& keys, int key_bits);
+
+}  // namespace hitgrid
+
+namespace hitgrid {
+
+template <class T, class KeyOf>
+void radix_sort_items(std::vector<T>& items, KeyOf key, int key_bits) {
+  constexpr int digit_bits = 11;
+  constexpr std::size_t radix = std::size_t{1} << digit_bits;
+  const std::size_t n = items.size();
+  if (n < 2 || key_bits <= 0) return;
+  // Fixed blocks (by size only) make the scatter order, and so the result, independent of
+  // the thread count.
+  const std::size_t blocks = std::max<std::size_t>(1, std::min<std::size_t>(256, n >> 15));
+  const std::size_t block_size = (n + blocks - 1) / blocks;
+  std::vector<T> scratch(n);
+  std::vector<std::array<std::size_t, radix>> counts(blocks);
+  // Digits as even as possible: 12 bits sort in two passes of 6, not 11 + 1.
+  const int passes = (key_bits + digit_bits - 1) / digit_bits;
+  const int bits = (key_bits + passes - 1) / passes;
+  const auto mask = (std::uint64_t{1} << bits) - 1;
+  for (int shift = 0; shift < key_bits; shift += bits) {
+    tbb::parallel_for(std::size_t{0}, blocks, [&](std::size_t b) {
+      auto& c = counts[b];
+      std::fill(c.begin(), c.begin() + static_cast<std::ptrdiff_t>(mask + 1), 0);
+      const std::size_t end = std::min(n, (b + 1) * block_size);
+      for (std::size_t i = b * block_size; i < end; ++i)
+        ++c[(static_cast<std::uint64_t>(key(items[i])) >> shift) & mask];
+    });
+    std::size_t sum = 0;
+    for (std::size_t d = 0; d <= mask; ++d)
+      for (std::size_t b = 0; b < blocks; ++b) sum += std::exchange(counts[b][d], sum);
+    tbb::parallel_for(std::size_t{0}, blocks, [&](std::size_t b) {
+      auto& c = counts[b];
+      const std::size_t end = std::min(n, (b + 1) * block_size);
+      for (std::size_t i = b * block_size; i < end; ++i)
+        scratch[c[(static_cast<std::uint64_t>(key(items[i])) >> shift) & mask]++] = items[i];
+    });
+    items.swap(scratch);
+  }
+}
 
 }  // namespace hitgrid

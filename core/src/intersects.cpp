@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "hitgrid/core/predicates.hpp"
+#include "orient2d_filter.hpp"
 
 namespace hitgrid {
 namespace {
@@ -23,15 +24,19 @@ bool collinear_point_on_segment(const Segment& s, Vec2 c) {
 
 float clamp(float v, float lo, float hi) { return v < lo ? lo : (v > hi ? hi : v); }
 
+// The hot predicates, inlined here (same functions as the public ones).
+int fast_orient2d(Vec2 a, Vec2 b, Vec2 c) { return detail::orient2d_filtered(a, b, c); }
+int fast_dot_sign(Vec2 a, Vec2 b, Vec2 c) { return detail::dot_sign_filtered(a, b, c); }
+
 }  // namespace
 
 bool intersects(const Segment& s, const Segment& t) {
   if (!intervals_overlap(s.a.x, s.b.x, t.a.x, t.b.x) || !intervals_overlap(s.a.y, s.b.y, t.a.y, t.b.y)) return false;
-  const int o1 = orient2d(s.a, s.b, t.a);
-  const int o2 = orient2d(s.a, s.b, t.b);
+  const int o1 = fast_orient2d(s.a, s.b, t.a);
+  const int o2 = fast_orient2d(s.a, s.b, t.b);
   if (o1 * o2 > 0) return false;  // t strictly on one side of s's line
-  const int o3 = orient2d(t.a, t.b, s.a);
-  const int o4 = orient2d(t.a, t.b, s.b);
+  const int o3 = fast_orient2d(t.a, t.b, s.a);
+  const int o4 = fast_orient2d(t.a, t.b, s.b);
   if (o3 * o4 > 0) return false;
   if (o1 != 0 || o2 != 0 || o3 != 0 || o4 != 0) {
     // Not all collinear. Each segment's endpoints straddle or touch the other's line.
@@ -57,8 +62,8 @@ bool intersects(const Segment& s, const Circle& c) {
   if (std::max(s.a.y, s.b.y) < c.c.y - r || std::min(s.a.y, s.b.y) > c.c.y + r) return false;
   // Closest point of s to the centre: a if the centre projects before a (this includes
   // a == b, where the dot product is 0), b if it projects past b, else interior.
-  if (dot_sign(s.a, s.b, c.c) <= 0) return compare_distance(c.c, s.a, c.r) <= 0;
-  if (dot_sign(s.b, s.a, c.c) <= 0) return compare_distance(c.c, s.b, c.r) <= 0;
+  if (fast_dot_sign(s.a, s.b, c.c) <= 0) return compare_distance(c.c, s.a, c.r) <= 0;
+  if (fast_dot_sign(s.b, s.a, c.c) <= 0) return compare_distance(c.c, s.b, c.r) <= 0;
   return compare_line_distance(s.a, s.b, c.c, c.r) <= 0;
 }
 
@@ -66,15 +71,15 @@ bool intersects(const Segment& s, const Box& b) {
   // Separating axes of a segment and a box: x, y, and the segment's normal.
   if (std::max(s.a.x, s.b.x) < b.min.x || std::min(s.a.x, s.b.x) > b.max.x) return false;
   if (std::max(s.a.y, s.b.y) < b.min.y || std::min(s.a.y, s.b.y) > b.max.y) return false;
-  // Along the normal n = (-(by - ay), bx - ax), orient2d(a, b, p) = n . (p - a). The box
+  // Along the normal n = (-(by - ay), bx - ax), fast_orient2d(a, b, p) = n . (p - a). The box
   // corners farthest along +n and -n are chosen by the signs of n's components (exact:
   // comparisons of floats). The box is separated iff both lie strictly on one side.
   const bool nx_pos = s.b.y <= s.a.y;  // n.x = ay - by >= 0
   const bool ny_pos = s.b.x >= s.a.x;  // n.y = bx - ax >= 0
   const Vec2 hi{nx_pos ? b.max.x : b.min.x, ny_pos ? b.max.y : b.min.y};
   const Vec2 lo{nx_pos ? b.min.x : b.max.x, ny_pos ? b.min.y : b.max.y};
-  if (orient2d(s.a, s.b, hi) < 0) return false;
-  if (orient2d(s.a, s.b, lo) > 0) return false;
+  if (fast_orient2d(s.a, s.b, hi) < 0) return false;
+  if (fast_orient2d(s.a, s.b, lo) > 0) return false;
   return true;
 }
 

@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 
 #include "hitgrid/core/aabb.hpp"
 #include "hitgrid/core/shapes.hpp"
@@ -53,9 +54,7 @@ class GridCells {
   double cell_size() const { return std::ldexp(1.0, log2_cell_); }
 
   /// Columns (or rows) whose closed extent touches the closed interval [lo, hi].
-  CellSpan span(double lo, double hi) const {
-    return {ceil_to_int(lo * inv_h_) - 1, floor_to_int(hi * inv_h_)};
-  }
+  CellSpan span(double lo, double hi) const { return {ceil_to_int(lo * inv_h_) - 1, floor_to_int(hi * inv_h_)}; }
   /// The cell whose closed extent [i h, (i + 1) h] contains x and whose index is largest.
   std::int64_t index(double x) const { return floor_to_int(x * inv_h_); }
 
@@ -68,7 +67,13 @@ class GridCells {
   /// Calls f(row, columns) for every row the closed segment touches, bottom to top, with
   /// the columns it touches in that row. Spans are conservative (see the header comment).
   template <class F>
-  void for_each_segment_row(const Segment& s, F&& f) const;
+  void for_each_segment_row(const Segment& s, F&& f) const {
+    for_each_segment_row(s, std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max(), f);
+  }
+  /// The same, for the rows in [row_lo, row_hi] only: a long segment visited tile by tile
+  /// costs the rows of each tile, not all of its rows every time.
+  template <class F>
+  void for_each_segment_row(const Segment& s, std::int64_t row_lo, std::int64_t row_hi, F&& f) const;
 
   /// Number of cells the segment occupies (the sum of its row spans).
   std::int64_t segment_cell_count(const Segment& s) const {
@@ -83,13 +88,16 @@ class GridCells {
 };
 
 template <class F>
-void GridCells::for_each_segment_row(const Segment& s, F&& f) const {
+void GridCells::for_each_segment_row(const Segment& s, std::int64_t row_lo, std::int64_t row_hi, F&& f) const {
   // Order the endpoints bottom to top.
   Vec2 p = s.a, q = s.b;
   if (q.y < p.y) std::swap(p, q);
   const double minx = std::min(p.x, q.x), maxx = std::max(p.x, q.x);
-  const CellSpan rows = span(p.y, q.y);
-  if (rows.size() == 1 || p.x == q.x) {
+  CellSpan rows = span(p.y, q.y);
+  const bool straight = rows.size() == 1 || p.x == q.x;
+  rows.lo = std::max(rows.lo, row_lo);
+  rows.hi = std::min(rows.hi, row_hi);
+  if (straight) {
     // One row, or a vertical segment: the bounding box's cells, exactly.
     const CellSpan cols = span(minx, maxx);
     for (std::int64_t r = rows.lo; r <= rows.hi; ++r) f(r, cols);
