@@ -10,6 +10,8 @@
 
 #include <tbb/parallel_for.h>
 
+#include "uninitialized_vector.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -20,8 +22,8 @@ namespace hitgrid {
 
 /// Sorts items ascending by key(item) (an unsigned integer < 2^key_bits); stable. The
 /// items move with their keys, so no gather pass is needed afterwards.
-template <class T, class KeyOf>
-void radix_sort_items(std::vector<T>& items, KeyOf key, int key_bits);
+template <class Vector, class KeyOf>
+void radix_sort_items(Vector& items, KeyOf key, int key_bits);
 
 /// Sorts keys ascending, carrying values along; stable. key_bits: the keys are < 2^key_bits.
 /// Runs in the calling TBB arena.
@@ -34,8 +36,8 @@ void radix_sort(std::vector<std::uint64_t>& keys, int key_bits);
 
 namespace hitgrid {
 
-template <class T, class KeyOf>
-void radix_sort_items(std::vector<T>& items, KeyOf key, int key_bits) {
+template <class Vector, class KeyOf>
+void radix_sort_items(Vector& items, KeyOf key, int key_bits) {
   constexpr int digit_bits = 11;
   constexpr std::size_t radix = std::size_t{1} << digit_bits;
   const std::size_t n = items.size();
@@ -44,7 +46,7 @@ void radix_sort_items(std::vector<T>& items, KeyOf key, int key_bits) {
   // the thread count.
   const std::size_t blocks = std::max<std::size_t>(1, std::min<std::size_t>(256, n >> 15));
   const std::size_t block_size = (n + blocks - 1) / blocks;
-  std::vector<T> scratch(n);
+  Vector scratch(n);
   std::vector<std::array<std::size_t, radix>> counts(blocks);
   // Digits as even as possible: 12 bits sort in two passes of 6, not 11 + 1.
   const int passes = (key_bits + digit_bits - 1) / digit_bits;

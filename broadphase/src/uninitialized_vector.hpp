@@ -1,0 +1,39 @@
+// A std::vector whose resize() leaves trivially constructible elements uninitialized.
+//
+// The grid's large buffers (tens of megabytes per million shapes) are always written in
+// full before they are read; std::vector's resize would first fill them with zeros, which
+// measured about 5% of a find_pairs call.
+#pragma once
+
+#include <memory>
+#include <new>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace hitgrid {
+
+template <class T>
+struct DefaultInitAllocator : std::allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = DefaultInitAllocator<U>;
+  };
+  DefaultInitAllocator() = default;
+  template <class U>
+  DefaultInitAllocator(const DefaultInitAllocator<U>&) noexcept {}
+
+  template <class U>
+  void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
+    ::new (static_cast<void*>(p)) U;  // default-initialization: no zeroing for trivial U
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+
+template <class T>
+using UninitializedVector = std::vector<T, DefaultInitAllocator<T>>;
+
+}  // namespace hitgrid
