@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "peak_memory.hpp"
+
 namespace hitgrid::cli {
 namespace {
 
@@ -46,11 +48,12 @@ std::string stats_json(const RunSummary& run) {
       "{{\"scene\": \"{}\", \"shapes\": {}, \"segments\": {}, \"circles\": {}, \"boxes\": {}, \"pairs\": {}, "
       "\"pair_hash\": \"{:016x}\", \"candidates\": {}, \"method\": \"{}\", \"isa\": \"{}\", \"isa_requested\": \"{}\", "
       "\"threads\": {}, \"cell_size\": {}, \"runs\": {}, \"stages_ms\": {{{}}}, \"find_pairs_ms\": {:.3f}, "
-      "\"find_pairs_min_ms\": {:.3f}, \"pairs_per_s\": {:.0f}}}",
+      "\"find_pairs_min_ms\": {:.3f}, \"pairs_per_s\": {:.0f}, \"peak_rss_bytes\": {}}}",
       json_escape(run.scene_name), run.segments + run.circles + run.boxes, run.segments, run.circles, run.boxes,
       run.pairs, run.pair_hash, run.find.candidates, broad_phase_name(run.find.method), isa_name(run.find.isa),
       isa_name(run.isa_requested), run.find.threads, run.find.cell_size, run.runs, stages, run.find.total_ms,
-      run.runs > 1 ? run.min_find_ms : run.find.total_ms, per_second(run.pairs, run.find.total_ms));
+      run.runs > 1 ? run.min_find_ms : run.find.total_ms, per_second(run.pairs, run.find.total_ms),
+      peak_resident_bytes());
 }
 
 void print_report(std::FILE* out, const RunSummary& run) {
@@ -72,6 +75,11 @@ void print_report(std::FILE* out, const RunSummary& run) {
              run.pair_hash);
   fmt::print(out, "rate       {:.3g} pairs/s, {:.3g} shapes/s\n", per_second(run.pairs, run.find.total_ms),
              per_second(shapes, run.find.total_ms));
+  const std::uint64_t peak = peak_resident_bytes();
+  if (peak > 0)
+    fmt::print(out, "memory     {:.1f} MiB peak resident ({:.0f} bytes per shape)\n",
+               static_cast<double>(peak) / (1 << 20),
+               shapes ? static_cast<double>(peak) / static_cast<double>(shapes) : 0.0);
 }
 
 }  // namespace hitgrid::cli

@@ -171,13 +171,26 @@ struct TileEntry {
 };
 
 /// Per-thread scratch of the tile pass, reused from tile to tile.
+/// An entry in one cell of a tile, with the first column of its footprint in that row
+/// (relative to the tile; -1 stands for any column left of the tile).
+struct CellHit {
+  std::uint32_t entry;
+  std::int32_t first_col;
+};
+
 struct TileScratch {
-  std::vector<std::uint32_t> cell_count;                      // per cell of the tile, then cell starts
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> hits;  // (cell, entry) in entry order
-  std::vector<std::uint32_t> by_cell;                         // entries in cell order
-  std::vector<std::uint32_t> order;                           // a crowded cell's entries sorted on x
-  std::vector<std::uint64_t> pairs;                           // found pairs (global index keys)
+  std::vector<std::uint32_t> cell_count;                // per cell of the tile, then cell starts
+  std::vector<std::pair<std::uint32_t, CellHit>> hits;  // (cell, hit) in entry order
+  std::vector<CellHit> by_cell;                         // hits in cell order
+  std::vector<std::int64_t> first_row;                  // per entry of the tile: its footprint's first row
+  std::vector<CellHit> order;                           // a crowded cell's hits sorted on the sweep axis
+  std::vector<CellSpan> spans_a, spans_b;               // rows of two footprints, for the first-cell rule
+  std::vector<std::uint64_t> pairs;                     // found pairs (global index keys)
   std::uint64_t tested = 0;
+  // The cell being searched.
+  std::size_t tile_begin = 0;
+  std::int64_t row0 = 0;
+  std::int32_t row = 0, col = 0;
 };
 
 class Grid {
@@ -221,6 +234,8 @@ class Grid {
   // nearly every access.
   static constexpr int tile_log2_cells = 4;
   static constexpr std::int64_t tile_side = std::int64_t{1} << tile_log2_cells;
+  // Rows the first-shared-cell rule looks back for a segment pair (see shares_row_below).
+  static constexpr std::int64_t first_cell_rows = 4;
 
   /// Calls f(row, columns) for the rows in [row_lo, row_hi] of the shape's footprint in
   /// grid g (segments: conservative row spans; others: the bounding box).
@@ -279,21 +294,62 @@ class Grid {
     stats_.buckets = tile_starts_.size() - 1;
   }
 
-  /// The exact test on entries i and j of the tile list.
-  void test_pair(std::size_t i, std::size_t j, TileScratch& t) const {
+  /// The first-shared-cell rule: a pair is reported only in the first cell, in row-major
+  /// order, that both footprints hold. Duplicates are then (almost) never made: memory
+  /// stays linear in the pairs however many cells two shapes share.
+  ///
+  /// The O(1) part: no earlier column of this row may hold both, and if both footprints
+  /// start in this row, nothing earlier can. Boxes and circles occupy the same columns in
+  /// every row, so for two of them a common earlier row means this cell is not first.
+  enum class FirstCell { no, yes, check_rows };
+  FirstCell first_cell_quick(const CellHit& a, const CellHit& b, const TileScratch& t) const {
+    if (std::max(a.first_col, b.first_col) != t.col) return FirstCell::no;
+    const std::int64_t r0 = std::max(t.first_row[a.entry - t.tile_begin], t.first_row[b.entry - t.tile_begin]);
+    if (r0 == t.row0 + t.row) return FirstCell::yes;
+    const bool any_segment = kinds_.kind(entries_[a.entry].shape) == ShapeKind::segment ||
+                             kinds_.kind(entries_[b.entry].shape) == ShapeKind::segment;
+    return any_segment ? FirstCell::check_rows : FirstCell::no;
+  }
+
+  /// The rest, for a pair with a segment: whether any of the rows below this one holds
+  /// both, looking down from the row below and stopping at the first shared row (usually
+  /// the very next one). Past `first_cell_rows` rows it gives up and reports the pair,
+  /// which then appears twice only if the two footprints share cells separated by more
+  /// rows than that with none shared in between; the final sort removes such rare repeats.
+  bool shares_row_below(const CellHit& a, const CellHit& b, const TileScratch& t) const {
+    const std::int64_t r0 = std::max(t.first_row[a.entry - t.tile_begin], t.first_row[b.entry - t.tile_begin]);
+    const std::int64_t row = t.row0 + t.row;
+    const ShapeKind ka = kinds_.kind(entries_[a.entry].shape), kb = kinds_.kind(entries_[b.entry].shape);
+    for (std::int64_t r = row - 1; r >= std::max(r0, row - first_cell_rows); --r) {
+      CellSpan sa, sb;
+      for_each_row(cells_, ka, entries_[a.entry].rec, r, r, [&](std::int64_t, CellSpan c) { sa = c; });
+      for_each_row(cells_, kb, entries_[b.entry].rec, r, r, [&](std::int64_t, CellSpan c) { sb = c; });
+      if (sa.lo <= sb.hi && sb.lo <= sa.hi) return true;
+    }
+    return false;
+  }
+
+  /// The exact test on two hits of the cell being searched, if it is their first shared
+  /// cell. The row check runs after the exact test, only for pairs that do intersect:
+  /// about ten long segments share each cell of long_tail and most of their pairs never
+  /// meet, so walking rows first made that scene twice as slow.
+  void test_pair(const CellHit& hi, const CellHit& hj, TileScratch& t) const {
+    const FirstCell first = first_cell_quick(hi, hj, t);
+    if (first == FirstCell::no) return;
+    std::size_t i = hi.entry, j = hj.entry;
     std::uint32_t a = entries_[i].shape, b = entries_[j].shape;
-    if (a == b) return;
     if (b < a) {
       std::swap(a, b);
       std::swap(i, j);
     }
     ++t.tested;
-    if (intersects_packed(kinds_.kind(a), entries_[i].rec.g, kinds_.kind(b), entries_[j].rec.g))
-      t.pairs.push_back((std::uint64_t{a} << id_bits_) | b);
+    if (!intersects_packed(kinds_.kind(a), entries_[i].rec.g, kinds_.kind(b), entries_[j].rec.g)) return;
+    if (first == FirstCell::check_rows && shares_row_below(hi, hj, t)) return;
+    t.pairs.push_back((std::uint64_t{a} << id_bits_) | b);
   }
 
   /// Candidate pairs among the entries of one cell.
-  void cell_pairs(const std::uint32_t* first, const std::uint32_t* last, TileScratch& t) const {
+  void cell_pairs(const CellHit* first, const CellHit* last, TileScratch& t) const {
     const auto k = static_cast<std::size_t>(last - first);
     if (k <= all_pairs_limit) {
       // The cell's boxes as small arrays; each box against the later ones with a
@@ -301,7 +357,7 @@ class Grid {
       // overlap unpredictably, and a mispredicted branch per test cost more than the test).
       float minx[all_pairs_limit], miny[all_pairs_limit], maxx[all_pairs_limit], maxy[all_pairs_limit];
       for (std::size_t x = 0; x < k; ++x) {
-        const Aabb& b = entries_[first[x]].rec.box;
+        const Aabb& b = entries_[first[x].entry].rec.box;
         minx[x] = b.min.x;
         miny[x] = b.min.y;
         maxx[x] = b.max.x;
@@ -320,15 +376,33 @@ class Grid {
       }
       return;
     }
-    // A crowded cell: sweep on x, so the work follows the overlaps, not k^2.
+    // A crowded cell: sweep, so the work follows the overlaps, not k^2. Along the axis on
+    // which the boxes overlap least (total extent relative to the spread of their left
+    // edges): a stack of parallel segments overlaps completely along its length and not at
+    // all across it.
     t.order.assign(first, last);
-    auto box = [&](std::uint32_t e) -> const Aabb& { return entries_[e].rec.box; };
-    std::sort(t.order.begin(), t.order.end(), [&](std::uint32_t a, std::uint32_t b) {
-      return box(a).min.x < box(b).min.x || (box(a).min.x == box(b).min.x && a < b);
+    auto box = [&](const CellHit& h) -> const Aabb& { return entries_[h.entry].rec.box; };
+    double extent[2] = {0.0, 0.0}, lo[2] = {HUGE_VAL, HUGE_VAL}, hi[2] = {-HUGE_VAL, -HUGE_VAL};
+    for (const CellHit& e : t.order) {
+      const Aabb& b = box(e);
+      extent[0] += double{b.max.x} - b.min.x;
+      extent[1] += double{b.max.y} - b.min.y;
+      lo[0] = std::min<double>(lo[0], b.min.x);
+      hi[0] = std::max<double>(hi[0], b.min.x);
+      lo[1] = std::min<double>(lo[1], b.min.y);
+      hi[1] = std::max<double>(hi[1], b.min.y);
+    }
+    // Compare extent[0] / spread[0] with extent[1] / spread[1] without dividing by zero.
+    const bool along_y = extent[1] * (hi[0] - lo[0]) < extent[0] * (hi[1] - lo[1]);
+    auto min_of = [&](const CellHit& e) { return along_y ? box(e).min.y : box(e).min.x; };
+    auto max_of = [&](const CellHit& e) { return along_y ? box(e).max.y : box(e).max.x; };
+    std::sort(t.order.begin(), t.order.end(), [&](const CellHit& a, const CellHit& b) {
+      return min_of(a) < min_of(b) || (min_of(a) == min_of(b) && a.entry < b.entry);
     });
     for (std::size_t x = 0; x < k; ++x) {
       const Aabb& bx = box(t.order[x]);
-      for (std::size_t y = x + 1; y < k && box(t.order[y]).min.x <= bx.max.x; ++y)
+      const float end_x = max_of(t.order[x]);
+      for (std::size_t y = x + 1; y < k && min_of(t.order[y]) <= end_x; ++y)
         if (overlaps(bx, box(t.order[y]))) test_pair(t.order[x], t.order[y], t);
     }
   }
@@ -339,16 +413,22 @@ class Grid {
     const std::uint64_t tile = entries_[begin].tile;
     const std::int64_t row0 = (static_cast<std::int64_t>(tile / tile_cols_) + tile_row0_) * tile_side;
     const std::int64_t col0 = (static_cast<std::int64_t>(tile % tile_cols_) + tile_col0_) * tile_side;
+    t.tile_begin = begin;
+    t.row0 = row0;
     t.cell_count.assign(tile_side * tile_side + 1, 0);
     t.hits.clear();
+    t.first_row.resize(end - begin);
     for (std::size_t e = begin; e < end; ++e) {
       const auto entry = static_cast<std::uint32_t>(e);
+      const Aabb& box = entries_[e].rec.box;
+      t.first_row[e - begin] = cells_.span(box.min.y, box.max.y).lo;
       for_each_row(cells_, kinds_.kind(entries_[e].shape), entries_[e].rec, row0, row0 + tile_side - 1,
                    [&](std::int64_t row, CellSpan cols) {
                      const std::int64_t lo = std::max(cols.lo, col0), hi = std::min(cols.hi, col0 + tile_side - 1);
+                     const auto first_col = static_cast<std::int32_t>(std::max<std::int64_t>(cols.lo - col0, -1));
                      for (std::int64_t c = lo; c <= hi; ++c) {
                        const auto cell = static_cast<std::uint32_t>((row - row0) * tile_side + (c - col0));
-                       t.hits.emplace_back(cell, entry);
+                       t.hits.push_back({cell, CellHit{entry, first_col}});
                        ++t.cell_count[cell + 1];
                      }
                    });
@@ -359,12 +439,16 @@ class Grid {
     {
       // Scatter, keeping entry order within each cell; cell_count[c] ends as cell c's end.
       std::vector<std::uint32_t>& next = t.cell_count;
-      for (const auto& [cell, entry] : t.hits) t.by_cell[next[cell]++] = entry;
+      for (const auto& [cell, hit] : t.hits) t.by_cell[next[cell]++] = hit;
     }
     std::uint32_t start = 0;
     for (std::size_t c = 0; c < static_cast<std::size_t>(tile_side * tile_side); ++c) {
       const std::uint32_t stop = t.cell_count[c];
-      if (stop - start >= 2) cell_pairs(t.by_cell.data() + start, t.by_cell.data() + stop, t);
+      if (stop - start >= 2) {
+        t.row = static_cast<std::int32_t>(c / tile_side);
+        t.col = static_cast<std::int32_t>(c % tile_side);
+        cell_pairs(t.by_cell.data() + start, t.by_cell.data() + stop, t);
+      }
       start = stop;
     }
   }
@@ -393,7 +477,7 @@ class Grid {
 
   PairList sorted_unique_pairs(std::vector<std::uint64_t>& keys) const {
     radix_sort(keys, 2 * id_bits_);
-    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());  // rare repeats: shares_row_below
     PairList out(keys.size());
     const std::uint64_t mask = (std::uint64_t{1} << id_bits_) - 1;
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, keys.size(), 1 << 14), [&](const auto& r) {

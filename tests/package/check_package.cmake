@@ -3,7 +3,8 @@
 #   MODE=add_subdirectory: add the source tree as a subdirectory.
 file(REMOVE_RECURSE ${WORK_DIR})
 set(consumer_src ${HITGRID_SOURCE_DIR}/tests/package/consumer)
-set(args -S ${consumer_src} -B ${WORK_DIR}/build -G Ninja -DCMAKE_BUILD_TYPE=Release -DHITGRID_MODE=${MODE})
+set(args -S ${consumer_src} -B ${WORK_DIR}/build -G Ninja -DCMAKE_BUILD_TYPE=Release -DHITGRID_MODE=${MODE}
+         "-DCMAKE_CXX_FLAGS=${CONSUMER_FLAGS}" "-DCMAKE_EXE_LINKER_FLAGS=${CONSUMER_FLAGS}")
 if(MODE STREQUAL "find_package")
   execute_process(COMMAND ${CMAKE_COMMAND} --install ${HITGRID_BUILD_DIR} --prefix ${WORK_DIR}/prefix
                   RESULT_VARIABLE rc)

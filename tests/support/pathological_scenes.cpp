@@ -1,5 +1,6 @@
 #include "support/pathological_scenes.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "hitgrid/core/generators.hpp"
@@ -46,17 +47,28 @@ std::vector<NamedScene> broadphase_scenes(std::uint64_t n) {
   }
   {
     Scene s;
-    // Every copy collides with every other: n / 8 copies keep the answer (n^2 / 128 pairs)
-    // checkable by brute force in the tests.
-    for (std::uint64_t i = 0; i < n / 8; ++i) s.add(Segment{{0.25f, 0.5f}, {0.75f, 0.125f}});
+    // Every copy collides with every other: at most 2000 copies (2 million pairs) keep the
+    // answer checkable by brute force and small enough to write.
+    for (std::uint64_t i = 0; i < std::min<std::uint64_t>(n / 8, 2000); ++i)
+      s.add(Segment{{0.25f, 0.5f}, {0.75f, 0.125f}});
     out.push_back({"copies_of_one_segment", std::move(s)});
   }
   {
     GeneratorParams tiny = p;
-    tiny.n = n / 4;  // every shape overlaps every other: keep the pair count moderate
+    tiny.n = std::min<std::uint64_t>(n / 4, 2000);  // nearly every pair overlaps: keep it moderate
     tiny.length = 1e-3;
     tiny.density = static_cast<double>(tiny.n) * 1e6;  // world side 1e-3
     out.push_back({"all_in_one_cell", generate(Family::mixed, tiny)});
+  }
+  {
+    // n parallel, disjoint horizontal segments stacked 1e-9 apart: all in one cell at any
+    // cell size near their length, every bounding box overlapping in x, no pair at all.
+    Scene s;
+    for (std::uint64_t i = 0; i < n; ++i) {
+      const float y = static_cast<float>(static_cast<double>(i) * 1e-9);
+      s.add(Segment{{0.5f, y}, {0.501f, y}});
+    }
+    out.push_back({"stacked_in_one_cell", std::move(s)});
   }
   out.push_back({"near_1e7", shifted(generate(Family::mixed, p), 1.0e7f, -1.0e7f)});
   {
@@ -65,9 +77,15 @@ std::vector<NamedScene> broadphase_scenes(std::uint64_t n) {
     for (std::uint64_t i = 0; i < n; ++i) {
       const auto x = static_cast<float>((i * 7) % g), y = static_cast<float>((i * 13 / 3) % g);
       switch (i % 3) {
-        case 0: s.add(Segment{{x, y}, {x, y}}); break;
-        case 1: s.add(Circle{{x, y}, static_cast<float>(i % 2)}); break;
-        default: s.add(Box{{x, y}, {x + static_cast<float>(i % 2), y}}); break;
+        case 0:
+          s.add(Segment{{x, y}, {x, y}});
+          break;
+        case 1:
+          s.add(Circle{{x, y}, static_cast<float>(i % 2)});
+          break;
+        default:
+          s.add(Box{{x, y}, {x + static_cast<float>(i % 2), y}});
+          break;
       }
     }
     out.push_back({"zero_size_lattice", std::move(s)});

@@ -1,0 +1,70 @@
+// Peak memory of `hitgrid pairs` on pathological layouts, measured in a child process (its
+// own VmHWM, reported by --stats), so that other tests in this process cannot blur it.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include "hitgrid/core/scene_binary_io.hpp"
+#include "hitgrid/core/scene_file.hpp"
+#include "support/pathological_scenes.hpp"
+
+namespace fs = std::filesystem;
+using namespace hitgrid;
+
+namespace {
+
+struct ChildRun {
+  int status = -1;
+  long max_rss_kb = 0;
+};
+
+ChildRun run_pairs(const std::string& scene, const std::string& out, const std::string& stats) {
+  const std::string cmd = std::string("'") + HITGRID_CLI_PATH + "' pairs '" + scene + "' -o '" + out +
+                          "' --binary --stats 2>'" + stats + "'";
+  const int raw = std::system(cmd.c_str());
+  ChildRun run;
+  run.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  std::ifstream in(stats);
+  const std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto at = json.find("\"peak_rss_bytes\": ");
+  if (at != std::string::npos) run.max_rss_kb = std::stol(json.substr(at + 18)) / 1024;
+  return run;
+}
+
+}  // namespace
+
+TEST_CASE("pathological layouts stay within a memory bound linear in shapes plus pairs", "[grid][memory]") {
+#ifdef HITGRID_SANITIZED_BUILD
+  // AddressSanitizer's shadow memory and free quarantine make resident memory meaningless
+  // here; the Release build runs this test.
+  WARN("memory bounds are checked in the Release build only");
+  return;
+#endif
+  // The bound: a fixed process baseline (runtime, TBB) plus a per-shape and a per-pair
+  // allowance. 400 bytes per shape covers the scene, the packed shapes, the tile entries
+  // and the sort's scratch with room to spare; 64 bytes per pair covers the per-thread
+  // pair buffers, their merge and the output. A layout that made memory grow with the
+  // world's area or a shape's length would blow far past it.
+  constexpr long baseline_kb = 64 * 1024;
+  const fs::path dir = fs::temp_directory_path() / ("hitgrid_memory_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  for (const auto& [name, scene] : test::broadphase_scenes(200'000)) {
+    INFO(name);
+    const std::string path = (dir / (name + ".hgs")).string();
+    write_scene_file(path, scene, SceneFormat::binary);
+    const ChildRun run = run_pairs(path, (dir / (name + ".hgp")).string(), (dir / "stats.json").string());
+    REQUIRE(run.status == 0);
+    REQUIRE(run.max_rss_kb > 0);
+    const auto pairs_bytes = fs::file_size(dir / (name + ".hgp"));  // 8 bytes per pair + header
+    const long bound_kb = baseline_kb + static_cast<long>((400 * scene.size() + 8 * pairs_bytes) / 1024);
+    CHECK(run.max_rss_kb <= bound_kb);
+    UNSCOPED_INFO(name << ": " << run.max_rss_kb << " KiB peak, bound " << bound_kb << " KiB");
+  }
+  fs::remove_all(dir);
+}
