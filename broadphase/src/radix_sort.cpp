@@ -1,10 +1,10 @@
 #include "radix_sort.hpp"
 
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
 #include <array>
 #include <utility>
-
-#include <tbb/parallel_for.h>
 
 namespace hitgrid {
 namespace {

@@ -10,13 +10,13 @@
 
 #include <tbb/parallel_for.h>
 
-#include "uninitialized_vector.hpp"
-
 #include <algorithm>
 #include <array>
 #include <cstdint>
 #include <utility>
 #include <vector>
+
+#include "uninitialized_vector.hpp"
 
 namespace hitgrid {
 

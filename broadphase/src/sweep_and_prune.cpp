@@ -5,9 +5,9 @@
 #include <tbb/parallel_sort.h>
 
 #include "hitgrid/core/shape_pair_test.hpp"
+#include "hitgrid/core/stopwatch.hpp"
 #include "pair_buffers.hpp"
 #include "shape_bounds.hpp"
-#include "hitgrid/core/stopwatch.hpp"
 
 namespace hitgrid {
 

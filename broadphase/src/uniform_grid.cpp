@@ -1,10 +1,7 @@
 #include "hitgrid/broadphase/uniform_grid.hpp"
 
-#include <tbb/combinable.h>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
-#include <tbb/parallel_reduce.h>
-#include <tbb/parallel_scan.h>
 
 #include <algorithm>
 #include <bit>
@@ -12,10 +9,10 @@
 #include <limits>
 #include <numeric>
 
+#include "cell_size.hpp"
 #include "hitgrid/broadphase/grid_cells.hpp"
-#include "hitgrid/core/error.hpp"
-#include "hitgrid/core/intersects.hpp"
 #include "hitgrid/core/stopwatch.hpp"
+#include "packed_shapes.hpp"
 #include "radix_sort.hpp"
 #include "uninitialized_vector.hpp"
 
@@ -26,141 +23,6 @@ namespace {
 constexpr std::size_t all_pairs_limit = 32;
 
 int bits_for(std::uint64_t n) { return n <= 1 ? 0 : 64 - std::countl_zero(n - 1); }
-
-/// A shape's bounds and geometry packed in 32 bytes, so that gathering a shape into cell
-/// order touches one cache line instead of one per SoA column. Geometry: segment
-/// (ax, ay, bx, by); circle (cx, cy, r, 0); box (minx, miny, maxx, maxy).
-struct ShapeRecord {
-  Aabb box;
-  float g[4];
-};
-static_assert(sizeof(ShapeRecord) == 32);
-
-/// The kind of the shape at a global index (segments, then circles, then boxes).
-struct KindRanges {
-  std::uint32_t circles_begin = 0, boxes_begin = 0;
-  ShapeKind kind(std::uint32_t i) const {
-    return i < circles_begin ? ShapeKind::segment : (i < boxes_begin ? ShapeKind::circle : ShapeKind::box);
-  }
-  ShapeId id(std::uint32_t i) const {
-    switch (kind(i)) {
-      case ShapeKind::segment:
-        return {ShapeKind::segment, i};
-      case ShapeKind::circle:
-        return {ShapeKind::circle, i - circles_begin};
-      case ShapeKind::box:
-        break;
-    }
-    return {ShapeKind::box, i - boxes_begin};
-  }
-};
-
-Segment as_segment(const float* g) { return {{g[0], g[1]}, {g[2], g[3]}}; }
-Circle as_circle(const float* g) { return {{g[0], g[1]}, g[2]}; }
-Box as_box(const float* g) { return {{g[0], g[1]}, {g[2], g[3]}}; }
-
-/// The exact test on two packed shapes, kinds ordered ka <= kb.
-bool intersects_packed(ShapeKind ka, const float* a, ShapeKind kb, const float* b) {
-  switch (ka) {
-    case ShapeKind::segment:
-      switch (kb) {
-        case ShapeKind::segment:
-          return intersects(as_segment(a), as_segment(b));
-        case ShapeKind::circle:
-          return intersects(as_segment(a), as_circle(b));
-        case ShapeKind::box:
-          return intersects(as_segment(a), as_box(b));
-      }
-      break;
-    case ShapeKind::circle:
-      return kb == ShapeKind::circle ? intersects(as_circle(a), as_circle(b)) : intersects(as_circle(a), as_box(b));
-    case ShapeKind::box:
-      return intersects(as_box(a), as_box(b));
-  }
-  return false;
-}
-
-UninitializedVector<ShapeRecord> pack_shapes(const Scene& scene) {
-  const std::size_t ns = scene.segment_count(), nc = scene.circle_count();
-  UninitializedVector<ShapeRecord> out(scene.size());
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, out.size(), 1 << 14), [&](const auto& range) {
-    for (std::size_t i = range.begin(); i != range.end(); ++i) {
-      ShapeRecord& r = out[i];
-      if (i < ns) {
-        const Segment s = scene.segment(static_cast<std::uint32_t>(i));
-        r = {bounds(s), {s.a.x, s.a.y, s.b.x, s.b.y}};
-      } else if (i < ns + nc) {
-        const Circle c = scene.circle(static_cast<std::uint32_t>(i - ns));
-        r = {bounds(c), {c.c.x, c.c.y, c.r, 0.0f}};
-      } else {
-        const Box b = scene.box(static_cast<std::uint32_t>(i - ns - nc));
-        r = {b.min, b.max, {b.min.x, b.min.y, b.max.x, b.max.y}};
-      }
-    }
-  });
-  return out;
-}
-
-struct SceneExtent {
-  double minx = std::numeric_limits<double>::infinity(), miny = minx;
-  double maxx = -std::numeric_limits<double>::infinity(), maxy = maxx;
-  void add(const Aabb& b) {
-    minx = std::min<double>(minx, b.min.x);
-    miny = std::min<double>(miny, b.min.y);
-    maxx = std::max<double>(maxx, b.max.x);
-    maxy = std::max<double>(maxy, b.max.y);
-  }
-  void add(const SceneExtent& o) {
-    minx = std::min(minx, o.minx);
-    miny = std::min(miny, o.miny);
-    maxx = std::max(maxx, o.maxx);
-    maxy = std::max(maxy, o.maxy);
-  }
-};
-
-SceneExtent scene_extent(const UninitializedVector<ShapeRecord>& shapes) {
-  return tbb::parallel_reduce(
-      tbb::blocked_range<std::size_t>(0, shapes.size(), 1 << 14), SceneExtent{},
-      [&](const auto& r, SceneExtent e) {
-        for (std::size_t i = r.begin(); i != r.end(); ++i) e.add(shapes[i].box);
-        return e;
-      },
-      [](SceneExtent a, const SceneExtent& b) {
-        a.add(b);
-        return a;
-      });
-}
-
-/// log2 of the cell side. Automatic: 2.5 times the median shape extent (a robust typical
-/// size: 1% of huge segments must not inflate it), to the nearest power of two, but no
-/// smaller than the mean spacing of the shapes, so that points and tiny shapes do not make
-/// a grid of mostly empty cells. Measured on uniform N = 1,000,000 (median extent 0.71):
-/// cells of 0.5, 1, 2, 4 took 250, 195, 140, 210 ms on one thread (see the issue notes).
-/// Either way no smaller than the world allows: cell indices must stay exact and small.
-int choose_log2_cell(const UninitializedVector<ShapeRecord>& shapes, const SceneExtent& ext, float requested) {
-  const double width = ext.maxx - ext.minx, height = ext.maxy - ext.miny;
-  const double max_abs = std::max({std::fabs(ext.minx), std::fabs(ext.maxx), std::fabs(ext.miny), std::fabs(ext.maxy)});
-  // Columns and rows < 2^30 and |coordinate| / h < 2^50.
-  const double min_cell = std::max({width * 0x1p-30, height * 0x1p-30, max_abs * 0x1p-50, 0x1p-149});
-  double cell = requested;
-  if (cell == 0.0) {
-    const std::size_t samples = std::min<std::size_t>(shapes.size(), 4096);
-    std::vector<float> extents(samples);
-    for (std::size_t k = 0; k < samples; ++k) {
-      const Aabb& b = shapes[k * shapes.size() / samples].box;
-      extents[k] = std::max(b.max.x - b.min.x, b.max.y - b.min.y);
-    }
-    std::nth_element(extents.begin(), extents.begin() + static_cast<std::ptrdiff_t>(samples / 2), extents.end());
-    const double median = samples ? extents[samples / 2] : 0.0;
-    const double spacing = std::sqrt(width * height / static_cast<double>(std::max<std::size_t>(shapes.size(), 1)));
-    cell = std::max(2.5 * median, spacing);
-    if (!(cell > 0.0) || !std::isfinite(cell)) cell = 1.0;
-    cell = std::max(cell, min_cell);
-    return static_cast<int>(std::lround(std::log2(cell)));
-  }
-  cell = std::max(cell, min_cell);
-  return std::ilogb(cell);  // a requested size: the power of two at or below
-}
 
 /// One shape in one tile: the tile's id, the shape's global index and the shape itself, so
 /// that sorting the entries by tile also brings every tile's shapes together in memory.
@@ -211,11 +73,11 @@ class Grid {
       tile_col0_ = cols.lo;
       tile_row0_ = rows.lo;
       tile_cols_ = static_cast<std::uint64_t>(cols.size());
-      tile_bits_ = bits_for(tile_cols_ * static_cast<std::uint64_t>(rows.size()));
+      tile_count_ = tile_cols_ * static_cast<std::uint64_t>(rows.size());
+      tile_bits_ = bits_for(tile_count_);
     }
-    std::vector<std::uint64_t> offsets = count_tile_entries(shapes);
     stats_.bounds_ms = clock.lap_ms();
-    fill_tile_entries(shapes, offsets);
+    bucket_by_tile(shapes);
     stats_.bucket_ms = clock.lap_ms();
   }
 
@@ -254,43 +116,84 @@ class Grid {
   static constexpr std::int64_t all_rows_lo = std::numeric_limits<std::int64_t>::min();
   static constexpr std::int64_t all_rows_hi = std::numeric_limits<std::int64_t>::max();
 
-  std::vector<std::uint64_t> count_tile_entries(const UninitializedVector<ShapeRecord>& shapes) const {
-    const std::size_t n = shapes.size();
-    std::vector<std::uint64_t> offsets(n + 1, 0);
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 1 << 12), [&](const auto& r) {
-      for (std::size_t i = r.begin(); i != r.end(); ++i) {
-        std::uint64_t count = 0;
-        for_each_row(tiles_, kinds_.kind(static_cast<std::uint32_t>(i)), shapes[i], all_rows_lo, all_rows_hi,
-                     [&](std::int64_t, CellSpan cols) { count += static_cast<std::uint64_t>(cols.size()); });
-        offsets[i + 1] = count;
-      }
-    });
-    std::partial_sum(offsets.begin(), offsets.end(), offsets.begin());
-    return offsets;
+  /// Calls f(tile id) for every tile the shape's footprint touches.
+  template <class F>
+  void for_each_tile(std::size_t i, const ShapeRecord& s, F&& f) const {
+    for_each_row(tiles_, kinds_.kind(static_cast<std::uint32_t>(i)), s, all_rows_lo, all_rows_hi,
+                 [&](std::int64_t row, CellSpan cols) {
+                   const std::uint64_t base = static_cast<std::uint64_t>(row - tile_row0_) * tile_cols_;
+                   for (std::int64_t c = cols.lo; c <= cols.hi; ++c)
+                     f(base + static_cast<std::uint64_t>(c - tile_col0_));
+                 });
   }
 
-  void fill_tile_entries(const UninitializedVector<ShapeRecord>& shapes, const std::vector<std::uint64_t>& offsets) {
+  /// Every (tile, shape) entry, grouped by tile, with the shape carried along.
+  ///
+  /// A world with few tiles (dense: the common case) gets a direct counting sort: fixed
+  /// blocks of shapes count their tiles, a prefix sum over (tile, block) gives each block
+  /// its own ranges, and each block writes its entries straight to their places: one write
+  /// per entry and no scratch copy. A sparse world, whose tile ids range far beyond the
+  /// number of entries, writes the entries in shape order and radix sorts them by tile id
+  /// (a few more passes, but memory linear in the entries, never in the world's area).
+  void bucket_by_tile(const UninitializedVector<ShapeRecord>& shapes) {
     const std::size_t n = shapes.size();
-    entries_.resize(offsets[n]);
-    stats_.entries = offsets[n];
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 1 << 12), [&](const auto& r) {
-      for (std::size_t i = r.begin(); i != r.end(); ++i) {
-        std::uint64_t e = offsets[i];
-        const auto shape = static_cast<std::uint32_t>(i);
-        for_each_row(tiles_, kinds_.kind(shape), shapes[i], all_rows_lo, all_rows_hi,
-                     [&](std::int64_t row, CellSpan cols) {
-                       const std::uint64_t base = static_cast<std::uint64_t>(row - tile_row0_) * tile_cols_;
-                       for (std::int64_t c = cols.lo; c <= cols.hi; ++c)
-                         entries_[e++] = {base + static_cast<std::uint64_t>(c - tile_col0_), shape, shapes[i]};
-                     });
-      }
-    });
-    radix_sort_items(
-        entries_, [](const TileEntry& t) { return t.tile; }, tile_bits_);
+    const std::size_t blocks = std::clamp<std::size_t>(n >> 14, 1, 256);
+    const std::size_t block_size = (n + blocks - 1) / blocks;
+    auto block_range = [&](std::size_t b) { return std::pair{b * block_size, std::min(n, (b + 1) * block_size)}; };
     tile_starts_.clear();
-    for (std::size_t e = 0; e < entries_.size(); ++e)
-      if (e == 0 || entries_[e].tile != entries_[e - 1].tile) tile_starts_.push_back(e);
+    if (n == 0) {
+      tile_starts_.push_back(0);
+      return;
+    }
+    if (tile_count_ * blocks <= (std::uint64_t{1} << 22)) {
+      const std::size_t tiles = tile_count_;
+      std::vector<std::uint64_t> place(blocks * tiles, 0);
+      tbb::parallel_for(std::size_t{0}, blocks, [&](std::size_t b) {
+        std::uint64_t* count = place.data() + b * tiles;
+        const auto [lo, hi] = block_range(b);
+        for (std::size_t i = lo; i < hi; ++i) for_each_tile(i, shapes[i], [&](std::uint64_t t) { ++count[t]; });
+      });
+      std::uint64_t sum = 0;
+      for (std::size_t t = 0; t < tiles; ++t) {
+        const std::uint64_t start = sum;
+        for (std::size_t b = 0; b < blocks; ++b) sum += std::exchange(place[b * tiles + t], sum);
+        if (sum > start) tile_starts_.push_back(start);
+      }
+      entries_.resize(sum);
+      tbb::parallel_for(std::size_t{0}, blocks, [&](std::size_t b) {
+        std::uint64_t* next = place.data() + b * tiles;
+        const auto [lo, hi] = block_range(b);
+        for (std::size_t i = lo; i < hi; ++i)
+          for_each_tile(i, shapes[i], [&](std::uint64_t t) {
+            entries_[next[t]++] = {t, static_cast<std::uint32_t>(i), shapes[i]};
+          });
+      });
+    } else {
+      std::vector<std::uint64_t> offsets(n + 1, 0);
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 1 << 12), [&](const auto& r) {
+        for (std::size_t i = r.begin(); i != r.end(); ++i) {
+          std::uint64_t count = 0;
+          for_each_tile(i, shapes[i], [&](std::uint64_t) { ++count; });
+          offsets[i + 1] = count;
+        }
+      });
+      std::partial_sum(offsets.begin(), offsets.end(), offsets.begin());
+      entries_.resize(offsets[n]);
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 1 << 12), [&](const auto& r) {
+        for (std::size_t i = r.begin(); i != r.end(); ++i) {
+          std::uint64_t e = offsets[i];
+          for_each_tile(i, shapes[i], [&](std::uint64_t t) {
+            entries_[e++] = {t, static_cast<std::uint32_t>(i), shapes[i]};
+          });
+        }
+      });
+      radix_sort_items(
+          entries_, [](const TileEntry& t) { return t.tile; }, tile_bits_);
+      for (std::size_t e = 0; e < entries_.size(); ++e)
+        if (e == 0 || entries_[e].tile != entries_[e - 1].tile) tile_starts_.push_back(e);
+    }
     tile_starts_.push_back(entries_.size());
+    stats_.entries = entries_.size();
     stats_.buckets = tile_starts_.size() - 1;
   }
 
@@ -494,6 +397,7 @@ class Grid {
   GridCells tiles_;
   std::int64_t tile_col0_ = 0, tile_row0_ = 0;
   std::uint64_t tile_cols_ = 1;
+  std::uint64_t tile_count_ = 0;  // tiles in the scene's bounding rectangle
   int tile_bits_ = 0;
   int id_bits_ = 0;
   std::vector<TileEntry> entries_;        // sorted by tile

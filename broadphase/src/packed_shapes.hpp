@@ -1,0 +1,53 @@
+// Shapes packed for the grid: each shape's bounds and geometry in one 32-byte record,
+// addressed by a global index (segments, then circles, then boxes), and the exact test on
+// two such records.
+#pragma once
+
+#include <cstdint>
+
+#include "hitgrid/core/aabb.hpp"
+#include "hitgrid/core/scene.hpp"
+#include "hitgrid/core/shape_id.hpp"
+#include "uninitialized_vector.hpp"
+
+namespace hitgrid {
+
+/// A shape's bounds and geometry packed in 32 bytes, so that gathering a shape into cell
+/// order touches one cache line instead of one per SoA column. Geometry: segment
+/// (ax, ay, bx, by); circle (cx, cy, r, 0); box (minx, miny, maxx, maxy).
+struct ShapeRecord {
+  Aabb box;
+  float g[4];
+};
+static_assert(sizeof(ShapeRecord) == 32);
+
+/// The kind of the shape at a global index (segments, then circles, then boxes).
+struct KindRanges {
+  std::uint32_t circles_begin = 0, boxes_begin = 0;
+  ShapeKind kind(std::uint32_t i) const {
+    return i < circles_begin ? ShapeKind::segment : (i < boxes_begin ? ShapeKind::circle : ShapeKind::box);
+  }
+  ShapeId id(std::uint32_t i) const {
+    switch (kind(i)) {
+      case ShapeKind::segment:
+        return {ShapeKind::segment, i};
+      case ShapeKind::circle:
+        return {ShapeKind::circle, i - circles_begin};
+      case ShapeKind::box:
+        break;
+    }
+    return {ShapeKind::box, i - boxes_begin};
+  }
+};
+
+inline Segment as_segment(const float* g) { return {{g[0], g[1]}, {g[2], g[3]}}; }
+inline Circle as_circle(const float* g) { return {{g[0], g[1]}, g[2]}; }
+inline Box as_box(const float* g) { return {{g[0], g[1]}, {g[2], g[3]}}; }
+
+/// The exact test on two packed shapes, kinds ordered ka <= kb.
+bool intersects_packed(ShapeKind ka, const float* a, ShapeKind kb, const float* b);
+
+/// Every shape of the scene as a record, in global order. Parallel over the calling arena.
+UninitializedVector<ShapeRecord> pack_shapes(const Scene& scene);
+
+}  // namespace hitgrid
