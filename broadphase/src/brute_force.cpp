@@ -3,21 +3,22 @@
 #include <tbb/parallel_for.h>
 
 #include "hitgrid/core/shape_pair_test.hpp"
+#include "packed_shapes.hpp"
 #include "pair_buffers.hpp"
-#include "shape_bounds.hpp"
 
 namespace hitgrid {
 
 PairList brute_force_pairs(const Scene& scene) {
-  // Deliberately no bounding-box pre-filter: the reference should depend on nothing but
-  // the exact tests.
-  const std::vector<BoundedShape> shapes = collect_bounds(scene);
+  // Deliberately no pre-filter of its own and no packed copies: the reference depends on
+  // nothing but the scene and the exact tests.
+  const KindRanges kinds = KindRanges::of(scene);
+  const auto n = static_cast<std::uint32_t>(scene.size());
   PairBuffers buffers;
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, shapes.size(), 16), [&](const auto& range) {
+  tbb::parallel_for(tbb::blocked_range<std::uint32_t>(0, n, 16), [&](const auto& range) {
     PairList& out = buffers.local();
-    for (std::size_t i = range.begin(); i != range.end(); ++i)
-      for (std::size_t j = i + 1; j < shapes.size(); ++j)
-        if (intersects(scene, shapes[i].id, shapes[j].id)) out.emplace_back(shapes[i].id, shapes[j].id);
+    for (std::uint32_t i = range.begin(); i != range.end(); ++i)
+      for (std::uint32_t j = i + 1; j < n; ++j)
+        if (intersects(scene, kinds.id(i), kinds.id(j))) out.emplace_back(kinds.id(i), kinds.id(j));
   });
   return merge_pair_buffers(buffers);
 }

@@ -24,6 +24,10 @@ static_assert(sizeof(ShapeRecord) == 32);
 /// The kind of the shape at a global index (segments, then circles, then boxes).
 struct KindRanges {
   std::uint32_t circles_begin = 0, boxes_begin = 0;
+  static KindRanges of(const Scene& scene) {
+    return {static_cast<std::uint32_t>(scene.segment_count()),
+            static_cast<std::uint32_t>(scene.segment_count() + scene.circle_count())};
+  }
   ShapeKind kind(std::uint32_t i) const {
     return i < circles_begin ? ShapeKind::segment : (i < boxes_begin ? ShapeKind::circle : ShapeKind::box);
   }

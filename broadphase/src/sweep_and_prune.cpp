@@ -6,8 +6,8 @@
 
 #include "hitgrid/core/shape_pair_test.hpp"
 #include "hitgrid/core/stopwatch.hpp"
+#include "packed_shapes.hpp"
 #include "pair_buffers.hpp"
-#include "shape_bounds.hpp"
 
 namespace hitgrid {
 
@@ -15,12 +15,20 @@ PairList sweep_and_prune_pairs(const Scene& scene, SweepStats* stats) {
   Stopwatch clock;
   SweepStats local;
 
-  std::vector<BoundedShape> shapes = collect_bounds(scene);
+  // Each shape's bounds and global index, to be sorted by left edge.
+  struct Item {
+    Aabb box;
+    std::uint32_t index;
+  };
+  const KindRanges kinds = KindRanges::of(scene);
+  const UninitializedVector<ShapeRecord> records = pack_shapes(scene);
+  std::vector<Item> shapes(records.size());
+  for (std::size_t i = 0; i < records.size(); ++i) shapes[i] = {records[i].box, static_cast<std::uint32_t>(i)};
   local.bounds_ms = clock.lap_ms();
 
   // Ties broken by id so the sweep order, and with it the work split, is deterministic.
-  tbb::parallel_sort(shapes.begin(), shapes.end(), [](const BoundedShape& a, const BoundedShape& b) {
-    return a.box.min.x < b.box.min.x || (a.box.min.x == b.box.min.x && a.id < b.id);
+  tbb::parallel_sort(shapes.begin(), shapes.end(), [](const Item& a, const Item& b) {
+    return a.box.min.x < b.box.min.x || (a.box.min.x == b.box.min.x && a.index < b.index);
   });
   local.sort_ms = clock.lap_ms();
 
@@ -30,14 +38,15 @@ PairList sweep_and_prune_pairs(const Scene& scene, SweepStats* stats) {
     PairList& out = buffers.local();
     std::uint64_t tested = 0;
     for (std::size_t i = range.begin(); i != range.end(); ++i) {
-      const BoundedShape& s = shapes[i];
+      const Item& s = shapes[i];
       // Every later shape starts at or right of s's left edge; those starting within s's
       // x extent overlap it in x.
       for (std::size_t j = i + 1; j < shapes.size() && shapes[j].box.min.x <= s.box.max.x; ++j) {
-        const BoundedShape& t = shapes[j];
+        const Item& t = shapes[j];
         if (t.box.min.y > s.box.max.y || s.box.min.y > t.box.max.y) continue;
         ++tested;
-        if (intersects(scene, s.id, t.id)) out.emplace_back(s.id, t.id);
+        if (intersects(scene, kinds.id(s.index), kinds.id(t.index)))
+          out.emplace_back(kinds.id(s.index), kinds.id(t.index));
       }
     }
     candidates.local() += tested;

@@ -19,7 +19,7 @@
 namespace hitgrid {
 namespace {
 
-// A cell with more entries than this is searched by a sweep on x instead of all pairs.
+// A cell with more entries than this is searched by a sweep instead of all pairs.
 constexpr std::size_t all_pairs_limit = 32;
 
 int bits_for(std::uint64_t n) { return n <= 1 ? 0 : 64 - std::countl_zero(n - 1); }
@@ -67,8 +67,7 @@ class Grid {
  public:
   Grid(const Scene& scene, const GridOptions& options, GridStats& stats) : stats_(stats), cells_(0), tiles_(0) {
     Stopwatch clock;
-    kinds_.circles_begin = static_cast<std::uint32_t>(scene.segment_count());
-    kinds_.boxes_begin = static_cast<std::uint32_t>(scene.segment_count() + scene.circle_count());
+    kinds_ = KindRanges::of(scene);
     id_bits_ = bits_for(scene.size());
     UninitializedVector<ShapeRecord> shapes = pack_shapes(scene);
     const SceneExtent ext = scene_extent(shapes);
@@ -212,7 +211,7 @@ class Grid {
     }
     tile_starts_.push_back(entries_.size());
     stats_.entries = entries_.size();
-    stats_.buckets = tile_starts_.size() - 1;
+    stats_.tiles = tile_starts_.size() - 1;
   }
 
   /// The first-shared-cell rule: a pair is reported only in the first cell, in row-major
