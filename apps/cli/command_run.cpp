@@ -1,20 +1,20 @@
 // The main job (no verb): generate a built-in scene, find every pair, report.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdio>
-#include <vector>
 #include <memory>
 #include <string>
-
-#include <fmt/format.h>
+#include <vector>
 
 #include "commands.hpp"
 #include "common_options.hpp"
 #include "hitgrid/core/error.hpp"
 #include "hitgrid/core/generators.hpp"
 #include "hitgrid/core/pair_io.hpp"
+#include "hitgrid/core/stopwatch.hpp"
 #include "progress.hpp"
 #include "report.hpp"
-#include "hitgrid/core/stopwatch.hpp"
 
 namespace hitgrid::cli {
 namespace {
@@ -23,7 +23,7 @@ struct RunCommand {
   std::string family = "uniform";
   std::uint64_t n = 1'000'000;
   std::uint64_t seed = 1;
-  unsigned repeat = 1;
+  unsigned repeat = 3;
   CommonOptions common;
 };
 
@@ -55,6 +55,7 @@ int run(const RunCommand& cmd) {
     if (r > 0 && got != pairs) throw Error("runs gave different pair lists");
     pairs = std::move(got);
   }
+  summary.first_find_ms = reports.front().total_ms;  // the cold run: fresh memory, page faults
   std::sort(reports.begin(), reports.end(), [](const auto& a, const auto& b) { return a.total_ms < b.total_ms; });
   summary.find = reports[cmd.repeat / 2];
   summary.runs = cmd.repeat;
@@ -75,11 +76,14 @@ Runner add_run_command(CLI::App& app) {
   app.add_option("--family", cmd->family, "Built-in scene: uniform|clustered|long_tail|mixed|lattice")
       ->check(CLI::IsMember({"uniform", "clustered", "long_tail", "mixed", "lattice"}))
       ->default_val("uniform");
-  app.add_option("--n", cmd->n, "Number of shapes")->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 30))->default_val(1'000'000);
+  app.add_option("--n", cmd->n, "Number of shapes")
+      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 30))
+      ->default_val(1'000'000);
   app.add_option("--seed", cmd->seed, "Generator seed")->default_val(1);
-  app.add_option("--repeat", cmd->repeat, "Find the pairs this many times; report the median run")
+  app.add_option("--repeat", cmd->repeat,
+                 "Find the pairs this many times; report the median run (the first, on fresh memory, is reported too)")
       ->check(CLI::Range(1u, 1000u))
-      ->default_val(1);
+      ->default_val(3);
   cmd->common.add_to(app);
   return [cmd] { return run(*cmd); };
 }

@@ -2,9 +2,8 @@
 // returns the function that runs it; main() runs whichever the user picked.
 #pragma once
 
-#include <functional>
-
 #include <CLI/CLI.hpp>
+#include <functional>
 
 namespace hitgrid::cli {
 

@@ -2,9 +2,8 @@
 // --stats. Parsed and checked in one place so every verb reads them the same way.
 #pragma once
 
-#include <string>
-
 #include <CLI/CLI.hpp>
+#include <string>
 
 #include "hitgrid/broadphase/find_pairs.hpp"
 

@@ -1,13 +1,12 @@
 // hitgrid: every colliding pair among millions of 2D shapes, exact and fast.
 //
 // Exit status: 0 success, 1 bad input or failed I/O (message on stderr), 2 bad usage.
-#include <cstdio>
-#include <exception>
-#include <new>
-
 #include <malloc.h>
 
 #include <CLI/CLI.hpp>
+#include <cstdio>
+#include <exception>
+#include <new>
 
 #include "commands.hpp"
 #include "hitgrid/core/error.hpp"

@@ -1,8 +1,8 @@
 #include "progress.hpp"
 
-#include <cstdio>
-
 #include <unistd.h>
+
+#include <cstdio>
 
 namespace hitgrid::cli {
 

@@ -13,7 +13,7 @@
 namespace hitgrid::cli {
 
 struct RunSummary {
-  std::string scene_name;              // "uniform n=1000000 seed=1" or a file path
+  std::string scene_name;  // "uniform n=1000000 seed=1" or a file path
   std::uint64_t segments = 0, circles = 0, boxes = 0;
   std::uint64_t pairs = 0;
   std::uint64_t pair_hash = 0;
@@ -23,6 +23,7 @@ struct RunSummary {
   std::vector<StageTime> after_find;   // e.g. write
   unsigned runs = 1;                   // find_pairs repeated: find is the median run
   double min_find_ms = 0.0;
+  double first_find_ms = 0.0;  // the first run, which pays for fresh memory
 
   void set_scene(const std::string& name, const Scene& scene);
 };
