@@ -30,9 +30,22 @@ int bits_for(std::uint64_t n) { return n <= 1 ? 0 : 64 - std::countl_zero(n - 1)
 /// writing the entries was the costliest part of bucketing.)
 struct TileEntry {
   std::uint32_t shape;
-  ShapeRecord rec;
+  float g[4];  // the shape's geometry (ShapeRecord::g); its bounds are derived per tile
 };
-static_assert(sizeof(TileEntry) == 36);
+static_assert(sizeof(TileEntry) == 20);
+
+/// The bounds of a packed shape from its geometry: the same boxes pack_shapes computes.
+Aabb bounds_of(ShapeKind kind, const float* g) {
+  switch (kind) {
+    case ShapeKind::segment:
+      return bounds(as_segment(g));
+    case ShapeKind::circle:
+      return bounds(as_circle(g));
+    case ShapeKind::box:
+      break;
+  }
+  return bounds(as_box(g));
+}
 
 /// An entry with its tile id, for the radix sort of sparse worlds.
 struct KeyedEntry {
@@ -53,6 +66,7 @@ struct TileScratch {
   std::vector<std::pair<std::uint32_t, CellHit>> hits;  // (cell, hit) in entry order
   std::vector<CellHit> by_cell;                         // hits in cell order
   std::vector<std::int64_t> first_row;                  // per entry of the tile: its footprint's first row
+  std::vector<Aabb> boxes;                              // per entry of the tile: its bounds
   std::vector<CellHit> order;                           // a crowded cell's hits sorted on the sweep axis
   std::vector<CellSpan> spans_a, spans_b;               // rows of two footprints, for the first-cell rule
   std::vector<std::uint64_t> pairs;                     // found pairs (global index keys)
@@ -109,14 +123,14 @@ class Grid {
   /// Calls f(row, columns) for the rows in [row_lo, row_hi] of the shape's footprint in
   /// grid g (segments: conservative row spans; others: the bounding box).
   template <class F>
-  void for_each_row(const GridCells& g, ShapeKind kind, const ShapeRecord& s, std::int64_t row_lo, std::int64_t row_hi,
-                    F&& f) const {
+  void for_each_row(const GridCells& g, ShapeKind kind, const Aabb& box, const float* geometry, std::int64_t row_lo,
+                    std::int64_t row_hi, F&& f) const {
     if (kind == ShapeKind::segment) {
-      g.for_each_segment_row(as_segment(s.g), row_lo, row_hi, f);
+      g.for_each_segment_row(as_segment(geometry), row_lo, row_hi, f);
       return;
     }
     CellSpan cols, rows;
-    g.box_cells(s.box, cols, rows);
+    g.box_cells(box, cols, rows);
     for (std::int64_t r = std::max(rows.lo, row_lo); r <= std::min(rows.hi, row_hi); ++r) f(r, cols);
   }
 
@@ -126,12 +140,16 @@ class Grid {
   /// Calls f(tile id) for every tile the shape's footprint touches.
   template <class F>
   void for_each_tile(std::size_t i, const ShapeRecord& s, F&& f) const {
-    for_each_row(tiles_, kinds_.kind(static_cast<std::uint32_t>(i)), s, all_rows_lo, all_rows_hi,
+    for_each_row(tiles_, kinds_.kind(static_cast<std::uint32_t>(i)), s.box, s.g, all_rows_lo, all_rows_hi,
                  [&](std::int64_t row, CellSpan cols) {
                    const std::uint64_t base = static_cast<std::uint64_t>(row - tile_row0_) * tile_cols_;
                    for (std::int64_t c = cols.lo; c <= cols.hi; ++c)
                      f(base + static_cast<std::uint64_t>(c - tile_col0_));
                  });
+  }
+
+  static TileEntry entry_of(std::size_t i, const ShapeRecord& s) {
+    return {static_cast<std::uint32_t>(i), {s.g[0], s.g[1], s.g[2], s.g[3]}};
   }
 
   /// Every (tile, shape) entry, grouped by tile, with the shape carried along.
@@ -175,9 +193,7 @@ class Grid {
         std::uint64_t* next = place.data() + b * tiles;
         const auto [lo, hi] = block_range(b);
         for (std::size_t i = lo; i < hi; ++i)
-          for_each_tile(i, shapes[i], [&](std::uint64_t t) {
-            entries_[next[t]++] = {static_cast<std::uint32_t>(i), shapes[i]};
-          });
+          for_each_tile(i, shapes[i], [&](std::uint64_t t) { entries_[next[t]++] = entry_of(i, shapes[i]); });
       });
     } else {
       std::vector<std::uint64_t> offsets(n + 1, 0);
@@ -193,9 +209,7 @@ class Grid {
       tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 1 << 12), [&](const auto& r) {
         for (std::size_t i = r.begin(); i != r.end(); ++i) {
           std::uint64_t e = offsets[i];
-          for_each_tile(i, shapes[i], [&](std::uint64_t t) {
-            keyed[e++] = {t, {static_cast<std::uint32_t>(i), shapes[i]}};
-          });
+          for_each_tile(i, shapes[i], [&](std::uint64_t t) { keyed[e++] = {t, entry_of(i, shapes[i])}; });
         }
       });
       radix_sort_items(
@@ -242,8 +256,10 @@ class Grid {
     const ShapeKind ka = kinds_.kind(entries_[a.entry].shape), kb = kinds_.kind(entries_[b.entry].shape);
     for (std::int64_t r = row - 1; r >= std::max(r0, row - first_cell_rows); --r) {
       CellSpan sa, sb;
-      for_each_row(cells_, ka, entries_[a.entry].rec, r, r, [&](std::int64_t, CellSpan c) { sa = c; });
-      for_each_row(cells_, kb, entries_[b.entry].rec, r, r, [&](std::int64_t, CellSpan c) { sb = c; });
+      for_each_row(cells_, ka, t.boxes[a.entry - t.tile_begin], entries_[a.entry].g, r, r,
+                   [&](std::int64_t, CellSpan c) { sa = c; });
+      for_each_row(cells_, kb, t.boxes[b.entry - t.tile_begin], entries_[b.entry].g, r, r,
+                   [&](std::int64_t, CellSpan c) { sb = c; });
       if (sa.lo <= sb.hi && sb.lo <= sa.hi) return true;
     }
     return false;
@@ -263,7 +279,7 @@ class Grid {
       std::swap(i, j);
     }
     ++t.tested;
-    if (!intersects_packed(kinds_.kind(a), entries_[i].rec.g, kinds_.kind(b), entries_[j].rec.g)) return;
+    if (!intersects_packed(kinds_.kind(a), entries_[i].g, kinds_.kind(b), entries_[j].g)) return;
     if (first == FirstCell::check_rows && shares_row_below(hi, hj, t)) return;
     t.pairs.push_back((std::uint64_t{a} << id_bits_) | b);
   }
@@ -277,7 +293,7 @@ class Grid {
       // overlap unpredictably, and a mispredicted branch per test cost more than the test).
       float minx[all_pairs_limit], miny[all_pairs_limit], maxx[all_pairs_limit], maxy[all_pairs_limit];
       for (std::size_t x = 0; x < k; ++x) {
-        const Aabb& b = entries_[first[x].entry].rec.box;
+        const Aabb& b = t.boxes[first[x].entry - t.tile_begin];
         minx[x] = b.min.x;
         miny[x] = b.min.y;
         maxx[x] = b.max.x;
@@ -301,7 +317,7 @@ class Grid {
     // edges): a stack of parallel segments overlaps completely along its length and not at
     // all across it.
     t.order.assign(first, last);
-    auto box = [&](const CellHit& h) -> const Aabb& { return entries_[h.entry].rec.box; };
+    auto box = [&](const CellHit& h) -> const Aabb& { return t.boxes[h.entry - t.tile_begin]; };
     double extent[2] = {0.0, 0.0}, lo[2] = {HUGE_VAL, HUGE_VAL}, hi[2] = {-HUGE_VAL, -HUGE_VAL};
     for (const CellHit& e : t.order) {
       const Aabb& b = box(e);
@@ -339,20 +355,22 @@ class Grid {
     t.cell_count.assign(tile_side * tile_side + 1, 0);
     t.hits.clear();
     t.first_row.resize(end - begin);
+    t.boxes.resize(end - begin);
     for (std::size_t e = begin; e < end; ++e) {
       const auto entry = static_cast<std::uint32_t>(e);
-      const Aabb& box = entries_[e].rec.box;
+      const ShapeKind kind = kinds_.kind(entries_[e].shape);
+      const Aabb box = bounds_of(kind, entries_[e].g);
+      t.boxes[e - begin] = box;
       t.first_row[e - begin] = cells_.span(box.min.y, box.max.y).lo;
-      for_each_row(cells_, kinds_.kind(entries_[e].shape), entries_[e].rec, row0, row0 + tile_side - 1,
-                   [&](std::int64_t row, CellSpan cols) {
-                     const std::int64_t lo = std::max(cols.lo, col0), hi = std::min(cols.hi, col0 + tile_side - 1);
-                     const auto first_col = static_cast<std::int32_t>(std::max<std::int64_t>(cols.lo - col0, -1));
-                     for (std::int64_t c = lo; c <= hi; ++c) {
-                       const auto cell = static_cast<std::uint32_t>((row - row0) * tile_side + (c - col0));
-                       t.hits.push_back({cell, CellHit{entry, first_col}});
-                       ++t.cell_count[cell + 1];
-                     }
-                   });
+      for_each_row(cells_, kind, box, entries_[e].g, row0, row0 + tile_side - 1, [&](std::int64_t row, CellSpan cols) {
+        const std::int64_t lo = std::max(cols.lo, col0), hi = std::min(cols.hi, col0 + tile_side - 1);
+        const auto first_col = static_cast<std::int32_t>(std::max<std::int64_t>(cols.lo - col0, -1));
+        for (std::int64_t c = lo; c <= hi; ++c) {
+          const auto cell = static_cast<std::uint32_t>((row - row0) * tile_side + (c - col0));
+          t.hits.push_back({cell, CellHit{entry, first_col}});
+          ++t.cell_count[cell + 1];
+        }
+      });
     }
     if (t.hits.size() < 2) return;
     std::partial_sum(t.cell_count.begin(), t.cell_count.end(), t.cell_count.begin());
