@@ -22,29 +22,58 @@ SceneExtent scene_extent(const UninitializedVector<ShapeRecord>& shapes) {
       });
 }
 
-int choose_log2_cell(const UninitializedVector<ShapeRecord>& shapes, const SceneExtent& ext, float requested) {
+namespace {
+
+/// The extents (larger side of the bounding box) of up to 4096 shapes spread evenly
+/// through the input, ascending.
+std::vector<float> sampled_extents(const UninitializedVector<ShapeRecord>& shapes) {
+  const std::size_t samples = std::min<std::size_t>(shapes.size(), 4096);
+  std::vector<float> extents(samples);
+  for (std::size_t k = 0; k < samples; ++k) {
+    const Aabb& b = shapes[k * shapes.size() / samples].box;
+    extents[k] = std::max(b.max.x - b.min.x, b.max.y - b.min.y);
+  }
+  std::sort(extents.begin(), extents.end());
+  return extents;
+}
+
+double mean_spacing(const SceneExtent& ext, std::size_t n) {
+  return std::sqrt((ext.maxx - ext.minx) * (ext.maxy - ext.miny) / static_cast<double>(std::max<std::size_t>(n, 1)));
+}
+
+/// log2 of the power of two at or above x > 0.
+int log2_at_or_above(double x) {
+  const int e = std::ilogb(x);
+  return std::ldexp(1.0, e) < x ? e + 1 : e;
+}
+
+}  // namespace
+
+double minimum_cell(const SceneExtent& ext) {
   const double width = ext.maxx - ext.minx, height = ext.maxy - ext.miny;
   const double max_abs = std::max({std::fabs(ext.minx), std::fabs(ext.maxx), std::fabs(ext.miny), std::fabs(ext.maxy)});
-  // Columns and rows < 2^30 and |coordinate| / h < 2^50.
-  const double min_cell = std::max({width * 0x1p-30, height * 0x1p-30, max_abs * 0x1p-50, 0x1p-149});
-  double cell = requested;
-  if (cell == 0.0) {
-    const std::size_t samples = std::min<std::size_t>(shapes.size(), 4096);
-    std::vector<float> extents(samples);
-    for (std::size_t k = 0; k < samples; ++k) {
-      const Aabb& b = shapes[k * shapes.size() / samples].box;
-      extents[k] = std::max(b.max.x - b.min.x, b.max.y - b.min.y);
-    }
-    std::nth_element(extents.begin(), extents.begin() + static_cast<std::ptrdiff_t>(samples / 2), extents.end());
-    const double median = samples ? extents[samples / 2] : 0.0;
-    const double spacing = std::sqrt(width * height / static_cast<double>(std::max<std::size_t>(shapes.size(), 1)));
-    cell = std::max(2.5 * median, spacing);
-    if (!(cell > 0.0) || !std::isfinite(cell)) cell = 1.0;
-    cell = std::max(cell, min_cell);
-    return static_cast<int>(std::lround(std::log2(cell)));
-  }
+  return std::max({width * 0x1p-30, height * 0x1p-30, max_abs * 0x1p-50, 0x1p-149});
+}
+
+int choose_home_log2_cell(const UninitializedVector<ShapeRecord>& shapes, const SceneExtent& ext, float requested) {
+  const double min_cell = minimum_cell(ext);
+  if (requested > 0.0f) return std::ilogb(std::max<double>(requested, min_cell));
+  const std::vector<float> extents = sampled_extents(shapes);
+  const double q95 = extents.empty() ? 0.0 : extents[(extents.size() - 1) * 95 / 100];
+  double cell = std::max({q95, mean_spacing(ext, shapes.size()) / 4, min_cell});
+  if (!std::isfinite(cell)) cell = min_cell;
+  return log2_at_or_above(cell);
+}
+
+int choose_log2_cell(const UninitializedVector<ShapeRecord>& shapes, const SceneExtent& ext, float requested) {
+  const double min_cell = minimum_cell(ext);
+  if (requested > 0.0f) return std::ilogb(std::max<double>(requested, min_cell));
+  const std::vector<float> extents = sampled_extents(shapes);
+  const double median = extents.empty() ? 0.0 : extents[extents.size() / 2];
+  double cell = std::max(2.5 * median, mean_spacing(ext, shapes.size()));
+  if (!(cell > 0.0) || !std::isfinite(cell)) cell = 1.0;
   cell = std::max(cell, min_cell);
-  return std::ilogb(cell);  // a requested size: the power of two at or below
+  return static_cast<int>(std::lround(std::log2(cell)));
 }
 
 }  // namespace hitgrid

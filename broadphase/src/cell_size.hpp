@@ -29,7 +29,19 @@ struct SceneExtent {
 /// The bounding rectangle of all the shapes. Parallel over the calling arena.
 SceneExtent scene_extent(const UninitializedVector<ShapeRecord>& shapes);
 
-/// log2 of the cell side. Automatic: 2.5 times the median shape extent (a robust typical
+/// The smallest cell side the world allows: cell indices must stay exact and small
+/// (columns and rows < 2^30, |coordinate| / side < 2^50).
+double minimum_cell(const SceneExtent& ext);
+
+/// log2 of the home-cell grid's cell side (home_grid.hpp). Automatic: the 95th percentile
+/// of the shapes' extents, rounded up to a power of two, so that nearly every shape is
+/// small and stored once; the few larger ones (long_tail's 1% of world-sized segments)
+/// go to the tiled grid. No smaller than a quarter of the mean spacing of the shapes, so
+/// that points and tiny shapes do not make long segments walk through mostly empty rows.
+/// A requested size is rounded down to a power of two.
+int choose_home_log2_cell(const UninitializedVector<ShapeRecord>& shapes, const SceneExtent& ext, float requested);
+
+/// log2 of the tiled grid's cell side. Automatic: 2.5 times the median shape extent (a robust typical
 /// size: 1% of huge segments must not inflate it), to the nearest power of two, but no
 /// smaller than the mean spacing of the shapes, so that points and tiny shapes do not make
 /// a grid of mostly empty cells. Measured on uniform N = 1,000,000 (median extent 0.71):

@@ -67,9 +67,10 @@ PairList find_pairs(const Scene& scene, const FindPairsOptions& options, FindPai
       pairs = uniform_grid_pairs(scene, go, &g);
       local.candidates = g.candidates;
       local.cell_size = g.cell_size;
-      local.stages = {{"bounds_and_footprints", g.bounds_ms},
+      local.stages = {{"bounds", g.bounds_ms},
                       {"bucket", g.bucket_ms},
-                      {"pairs", g.pairs_ms},
+                      {"small_pairs", g.pairs_ms},
+                      {"large_pairs", g.large_ms},
                       {"merge", g.merge_ms}};
     } else {
       SweepStats s;

@@ -48,6 +48,19 @@ inline Segment as_segment(const float* g) { return {{g[0], g[1]}, {g[2], g[3]}};
 inline Circle as_circle(const float* g) { return {{g[0], g[1]}, g[2]}; }
 inline Box as_box(const float* g) { return {{g[0], g[1]}, {g[2], g[3]}}; }
 
+/// The bounds of a packed shape from its geometry: the same boxes pack_shapes computes.
+inline Aabb bounds_of(ShapeKind kind, const float* g) {
+  switch (kind) {
+    case ShapeKind::segment:
+      return bounds(as_segment(g));
+    case ShapeKind::circle:
+      return bounds(as_circle(g));
+    case ShapeKind::box:
+      break;
+  }
+  return bounds(as_box(g));
+}
+
 /// The exact test on two packed shapes, kinds ordered ka <= kb.
 bool intersects_packed(ShapeKind ka, const float* a, ShapeKind kb, const float* b);
 

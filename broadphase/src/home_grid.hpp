@@ -1,0 +1,100 @@
+// The home-cell grid: pairs among the small shapes, and between them and the large ones.
+//
+// A shape is small when its bounding box spans at most two columns and two rows of cells
+// (index(max) - index(min) <= 1 on both axes; every shape no larger than a cell is). Each
+// small shape is stored once, in its home cell: the cell of its bounding box's lower-left
+// corner. Two small shapes can only touch if their home cells are neighbours (columns and
+// rows differ by at most one), so a cell is paired with itself, the cell to its right and
+// the three cells above: every pair is met exactly once and there are no duplicates to
+// remove. Shapes are sorted by home cell (row-major), so the cell to the right follows a
+// cell's run and the three cells above form one contiguous run: a shape's candidates are
+// two runs, found by pointers that only move forward along the two rows.
+//
+// A large shape L meets a small shape S only in a cell both hold; S's cells are its home
+// cell and the three cells right of and above it, so S's home cell is one of L's
+// footprint cells or the cell left of, below, or below-left of one. L visits those home
+// cells row by row (each once, so again no duplicates) and tests the shapes stored there.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "cell_size.hpp"
+#include "hitgrid/broadphase/grid_cells.hpp"
+#include "packed_shapes.hpp"
+#include "pair_keys.hpp"
+#include "uninitialized_vector.hpp"
+
+namespace hitgrid {
+
+struct HomeGridStats {
+  double bucket_ms = 0.0;        // home cells computed, shapes sorted by home cell
+  double pairs_ms = 0.0;         // small with small
+  double large_ms = 0.0;         // large with small
+  std::uint64_t small = 0;       // shapes stored
+  std::uint64_t rows = 0;        // rows holding at least one shape
+  std::uint64_t candidates = 0;  // exact tests run
+};
+
+class HomeGrid {
+ public:
+  /// Sorts the small shapes among `shapes` by home cell; the global indices of the others
+  /// (the large shapes), ascending, are left in `large`.
+  HomeGrid(const UninitializedVector<ShapeRecord>& shapes, KindRanges kinds, PairKeyCodec keys, int log2_cell,
+           const SceneExtent& extent, std::vector<std::uint32_t>& large, HomeGridStats& stats);
+
+  /// Whether a shape with these bounds is small in a grid of these cells.
+  static bool is_small(const GridCells& cells, const Aabb& box) {
+    return cells.index(box.max.x) - cells.index(box.min.x) <= 1 && cells.index(box.max.y) - cells.index(box.min.y) <= 1;
+  }
+
+  /// Appends the keys of every intersecting pair of two small shapes.
+  void pairs_among(PairKeys& out);
+  /// Appends the keys of every intersecting pair of a large shape (global indices in
+  /// `large`, records in `shapes`) and a small one.
+  void pairs_with(const UninitializedVector<ShapeRecord>& shapes, const std::vector<std::uint32_t>& large,
+                  PairKeys& out);
+
+ private:
+  struct Row {
+    std::int64_t row;  // relative to row0_
+    std::uint32_t begin, end;
+  };
+  struct Scratch;
+
+  void bucket_by_rows(const UninitializedVector<ShapeRecord>& shapes, std::uint64_t row_count, std::size_t blocks,
+                      std::vector<std::uint32_t>& large);
+  void bucket_by_cells(const UninitializedVector<ShapeRecord>& shapes, std::uint64_t row_count,
+                       std::vector<std::uint32_t>& large);
+  void resize(std::size_t small);
+  void store(std::size_t p, std::uint32_t shape, const ShapeRecord& s, std::uint32_t col);
+  void row_pairs(std::size_t k, Scratch& t) const;
+  std::uint32_t crowded_cell(std::uint32_t cb, std::uint32_t row_end, std::uint32_t up_begin, std::uint32_t up_end,
+                             Scratch& t) const;
+  void sweep(std::uint32_t a, std::uint32_t begin, std::uint32_t end, Scratch& t) const;
+  struct LargeSpan;
+  template <class F>
+  void for_each_home_span(std::uint32_t shape, const ShapeRecord& r, F&& f) const;
+  void test_range(std::uint32_t shape, const ShapeRecord& r, std::uint32_t begin, std::uint32_t end, Scratch& t) const;
+  void exact(std::uint32_t a, const float* ga, std::uint32_t b, const float* gb, Scratch& t) const;
+  std::uint32_t first_col_at_least(const Row& row, std::int64_t col) const;
+
+  KindRanges kinds_;
+  PairKeyCodec keys_;
+  GridCells cells_;
+  HomeGridStats& stats_;
+  std::int64_t col0_ = 0, row0_ = 0;
+  std::uint64_t cols_ = 0;
+  // The small shapes in home-cell order, as columns: bounds for the candidate filter,
+  // geometry for the exact test, global index, home column (relative to col0_).
+  UninitializedVector<float> minx_, miny_, maxx_, maxy_;
+  struct Geometry {
+    float v[4];
+  };
+  UninitializedVector<Geometry> geometry_;
+  UninitializedVector<std::uint32_t> shape_;
+  UninitializedVector<std::uint32_t> col_;
+  std::vector<Row> rows_;  // rows holding shapes, ascending
+};
+
+}  // namespace hitgrid

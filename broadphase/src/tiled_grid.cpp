@@ -1,0 +1,412 @@
+#include "tiled_grid.hpp"
+
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+#include "cell_size.hpp"
+#include "hitgrid/broadphase/grid_cells.hpp"
+#include "hitgrid/core/stopwatch.hpp"
+#include "radix_sort.hpp"
+
+namespace hitgrid {
+namespace {
+
+// A cell with more entries than this is searched by a sweep instead of all pairs.
+constexpr std::size_t all_pairs_limit = 32;
+
+/// One shape in one tile: the shape's global index and the shape itself, so that grouping
+/// the entries by tile also brings every tile's shapes together in memory. (The tile is
+/// known from the entry's position; keeping it out makes the entry a quarter smaller, and
+/// writing the entries was the costliest part of bucketing.)
+struct TileEntry {
+  std::uint32_t shape;
+  float g[4];  // the shape's geometry (ShapeRecord::g); its bounds are derived per tile
+};
+static_assert(sizeof(TileEntry) == 20);
+
+/// An entry with its tile id, for the radix sort of sparse worlds.
+struct KeyedEntry {
+  std::uint64_t tile;
+  TileEntry entry;
+};
+
+/// An entry in one cell of a tile, with the first column of its footprint in that row
+/// (relative to the tile; -1 stands for any column left of the tile).
+struct CellHit {
+  std::uint32_t entry;
+  std::int32_t first_col;
+};
+
+/// Per-thread scratch of the tile pass, reused from tile to tile.
+struct TileScratch {
+  std::vector<std::uint32_t> cell_count;                // per cell of the tile, then cell starts
+  std::vector<std::pair<std::uint32_t, CellHit>> hits;  // (cell, hit) in entry order
+  std::vector<CellHit> by_cell;                         // hits in cell order
+  std::vector<std::int64_t> first_row;                  // per entry of the tile: its footprint's first row
+  std::vector<Aabb> boxes;                              // per entry of the tile: its bounds
+  std::vector<CellHit> order;                           // a crowded cell's hits sorted on the sweep axis
+  std::vector<CellSpan> spans_a, spans_b;               // rows of two footprints, for the first-cell rule
+  std::vector<std::uint64_t> pairs;                     // found pairs (global index keys)
+  std::uint64_t tested = 0;
+  // The cell being searched.
+  std::size_t tile_begin = 0;
+  std::int64_t row0 = 0;
+  std::int32_t row = 0, col = 0;
+};
+
+class TiledGrid {
+ public:
+  TiledGrid(const TiledGridInput& in, TiledGridStats& stats)
+      : in_(in), stats_(stats), cells_(in.log2_cell), tiles_(in.log2_cell + tile_log2_cells) {
+    Stopwatch clock;
+    if (!in.shapes.empty()) {
+      SceneExtent ext = scene_extent(in.shapes);
+      const CellSpan cols = tiles_.span(ext.minx, ext.maxx), rows = tiles_.span(ext.miny, ext.maxy);
+      tile_col0_ = cols.lo;
+      tile_row0_ = rows.lo;
+      tile_cols_ = static_cast<std::uint64_t>(cols.size());
+      tile_count_ = tile_cols_ * static_cast<std::uint64_t>(rows.size());
+      tile_bits_ = bits_for(tile_count_);
+    }
+    bucket_by_tile(in.shapes);
+    stats_.bucket_ms = clock.lap_ms();
+  }
+
+  /// The pairs found, as keys (see PairKeys), unsorted; a rare pair may appear twice
+  /// (see shares_row_below).
+  void find_pairs(PairKeys& out) {
+    Stopwatch clock;
+    tile_pairs(out);
+    stats_.pairs_ms = clock.lap_ms();
+  }
+
+ private:
+  // Tiles of 16 x 16 cells: a tile's cell table (256 counters) and its entries stay in L1
+  // while the tile is searched, where one global table of cells would miss the cache on
+  // nearly every access.
+  static constexpr int tile_log2_cells = 4;
+  static constexpr std::int64_t tile_side = std::int64_t{1} << tile_log2_cells;
+  // Rows the first-shared-cell rule looks back for a segment pair (see shares_row_below).
+  static constexpr std::int64_t first_cell_rows = 4;
+
+  /// Calls f(row, columns) for the rows in [row_lo, row_hi] of the shape's footprint in
+  /// grid g (segments: conservative row spans; others: the bounding box).
+  template <class F>
+  void for_each_row(const GridCells& g, ShapeKind kind, const Aabb& box, const float* geometry, std::int64_t row_lo,
+                    std::int64_t row_hi, F&& f) const {
+    if (kind == ShapeKind::segment) {
+      g.for_each_segment_row(as_segment(geometry), row_lo, row_hi, f);
+      return;
+    }
+    CellSpan cols, rows;
+    g.box_cells(box, cols, rows);
+    for (std::int64_t r = std::max(rows.lo, row_lo); r <= std::min(rows.hi, row_hi); ++r) f(r, cols);
+  }
+
+  static constexpr std::int64_t all_rows_lo = std::numeric_limits<std::int64_t>::min();
+  static constexpr std::int64_t all_rows_hi = std::numeric_limits<std::int64_t>::max();
+
+  /// Calls f(tile id) for every tile the shape's footprint touches.
+  template <class F>
+  void for_each_tile(std::size_t i, const ShapeRecord& s, F&& f) const {
+    for_each_row(tiles_, in_.kinds.kind(global(i)), s.box, s.g, all_rows_lo, all_rows_hi,
+                 [&](std::int64_t row, CellSpan cols) {
+                   const std::uint64_t base = static_cast<std::uint64_t>(row - tile_row0_) * tile_cols_;
+                   for (std::int64_t c = cols.lo; c <= cols.hi; ++c)
+                     f(base + static_cast<std::uint64_t>(c - tile_col0_));
+                 });
+  }
+
+  /// The global index of the i-th input shape.
+  std::uint32_t global(std::size_t i) const { return in_.global ? in_.global[i] : static_cast<std::uint32_t>(i); }
+
+  TileEntry entry_of(std::size_t i, const ShapeRecord& s) const {
+    return {global(i), {s.g[0], s.g[1], s.g[2], s.g[3]}};
+  }
+
+  /// Every (tile, shape) entry, grouped by tile, with the shape carried along.
+  ///
+  /// A world with few tiles (dense: the common case) gets a direct counting sort: fixed
+  /// blocks of shapes count their tiles, a prefix sum over (tile, block) gives each block
+  /// its own ranges, and each block writes its entries straight to their places: one write
+  /// per entry and no scratch copy. A sparse world, whose tile ids range far beyond the
+  /// number of entries, writes the entries in shape order and radix sorts them by tile id
+  /// (a few more passes, but memory linear in the entries, never in the world's area).
+  void bucket_by_tile(const UninitializedVector<ShapeRecord>& shapes) {
+    const std::size_t n = shapes.size();
+    const std::size_t blocks = std::clamp<std::size_t>(n >> 14, 1, 256);
+    const std::size_t block_size = (n + blocks - 1) / blocks;
+    auto block_range = [&](std::size_t b) { return std::pair{b * block_size, std::min(n, (b + 1) * block_size)}; };
+    tile_starts_.clear();
+    tile_ids_.clear();
+    if (n == 0) {
+      tile_starts_.push_back(0);
+      return;
+    }
+    if (tile_count_ * blocks <= (std::uint64_t{1} << 22)) {
+      const std::size_t tiles = tile_count_;
+      std::vector<std::uint64_t> place(blocks * tiles, 0);
+      tbb::parallel_for(std::size_t{0}, blocks, [&](std::size_t b) {
+        std::uint64_t* count = place.data() + b * tiles;
+        const auto [lo, hi] = block_range(b);
+        for (std::size_t i = lo; i < hi; ++i) for_each_tile(i, shapes[i], [&](std::uint64_t t) { ++count[t]; });
+      });
+      // Tile starts, then each block's start within each tile; every loop runs along a
+      // block's own counters (walking one tile across the blocks' tables strides by a whole
+      // table per step, which measured milliseconds).
+      std::vector<std::uint64_t> start(tiles + 1, 0);
+      for (std::size_t b = 0; b < blocks; ++b)
+        for (std::size_t t = 0; t < tiles; ++t) start[t + 1] += place[b * tiles + t];
+      for (std::size_t t = 0; t < tiles; ++t) {
+        start[t + 1] += start[t];
+        if (start[t + 1] > start[t]) {
+          tile_starts_.push_back(start[t]);
+          tile_ids_.push_back(t);
+        }
+      }
+      entries_.resize(start[tiles]);
+      for (std::size_t b = 0; b < blocks; ++b)
+        for (std::size_t t = 0; t < tiles; ++t) start[t] += std::exchange(place[b * tiles + t], start[t]);
+      tbb::parallel_for(std::size_t{0}, blocks, [&](std::size_t b) {
+        std::uint64_t* next = place.data() + b * tiles;
+        const auto [lo, hi] = block_range(b);
+        for (std::size_t i = lo; i < hi; ++i)
+          for_each_tile(i, shapes[i], [&](std::uint64_t t) { entries_[next[t]++] = entry_of(i, shapes[i]); });
+      });
+    } else {
+      std::vector<std::uint64_t> offsets(n + 1, 0);
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 1 << 12), [&](const auto& r) {
+        for (std::size_t i = r.begin(); i != r.end(); ++i) {
+          std::uint64_t count = 0;
+          for_each_tile(i, shapes[i], [&](std::uint64_t) { ++count; });
+          offsets[i + 1] = count;
+        }
+      });
+      std::partial_sum(offsets.begin(), offsets.end(), offsets.begin());
+      UninitializedVector<KeyedEntry> keyed(offsets[n]);
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 1 << 12), [&](const auto& r) {
+        for (std::size_t i = r.begin(); i != r.end(); ++i) {
+          std::uint64_t e = offsets[i];
+          for_each_tile(i, shapes[i], [&](std::uint64_t t) { keyed[e++] = {t, entry_of(i, shapes[i])}; });
+        }
+      });
+      radix_sort_items(
+          keyed, [](const KeyedEntry& k) { return k.tile; }, tile_bits_);
+      entries_.resize(keyed.size());
+      for (std::size_t e = 0; e < keyed.size(); ++e) {
+        entries_[e] = keyed[e].entry;
+        if (e == 0 || keyed[e].tile != keyed[e - 1].tile) {
+          tile_starts_.push_back(e);
+          tile_ids_.push_back(keyed[e].tile);
+        }
+      }
+    }
+    tile_starts_.push_back(entries_.size());
+    stats_.entries = entries_.size();
+    stats_.tiles = tile_starts_.size() - 1;
+  }
+
+  /// The first-shared-cell rule: a pair is reported only in the first cell, in row-major
+  /// order, that both footprints hold. Duplicates are then (almost) never made: memory
+  /// stays linear in the pairs however many cells two shapes share.
+  ///
+  /// The O(1) part: no earlier column of this row may hold both, and if both footprints
+  /// start in this row, nothing earlier can. Boxes and circles occupy the same columns in
+  /// every row, so for two of them a common earlier row means this cell is not first.
+  enum class FirstCell { no, yes, check_rows };
+  FirstCell first_cell_quick(const CellHit& a, const CellHit& b, const TileScratch& t) const {
+    if (std::max(a.first_col, b.first_col) != t.col) return FirstCell::no;
+    const std::int64_t r0 = std::max(t.first_row[a.entry - t.tile_begin], t.first_row[b.entry - t.tile_begin]);
+    if (r0 == t.row0 + t.row) return FirstCell::yes;
+    const bool any_segment = in_.kinds.kind(entries_[a.entry].shape) == ShapeKind::segment ||
+                             in_.kinds.kind(entries_[b.entry].shape) == ShapeKind::segment;
+    return any_segment ? FirstCell::check_rows : FirstCell::no;
+  }
+
+  /// The rest, for a pair with a segment: whether any of the rows below this one holds
+  /// both, looking down from the row below and stopping at the first shared row (usually
+  /// the very next one). Past `first_cell_rows` rows it gives up and reports the pair,
+  /// which then appears twice only if the two footprints share cells separated by more
+  /// rows than that with none shared in between; the final sort removes such rare repeats.
+  bool shares_row_below(const CellHit& a, const CellHit& b, const TileScratch& t) const {
+    const std::int64_t r0 = std::max(t.first_row[a.entry - t.tile_begin], t.first_row[b.entry - t.tile_begin]);
+    const std::int64_t row = t.row0 + t.row;
+    const ShapeKind ka = in_.kinds.kind(entries_[a.entry].shape), kb = in_.kinds.kind(entries_[b.entry].shape);
+    for (std::int64_t r = row - 1; r >= std::max(r0, row - first_cell_rows); --r) {
+      CellSpan sa, sb;
+      for_each_row(cells_, ka, t.boxes[a.entry - t.tile_begin], entries_[a.entry].g, r, r,
+                   [&](std::int64_t, CellSpan c) { sa = c; });
+      for_each_row(cells_, kb, t.boxes[b.entry - t.tile_begin], entries_[b.entry].g, r, r,
+                   [&](std::int64_t, CellSpan c) { sb = c; });
+      if (sa.lo <= sb.hi && sb.lo <= sa.hi) return true;
+    }
+    return false;
+  }
+
+  /// The exact test on two hits of the cell being searched, if it is their first shared
+  /// cell. The row check runs after the exact test, only for pairs that do intersect:
+  /// about ten long segments share each cell of long_tail and most of their pairs never
+  /// meet, so walking rows first made that scene twice as slow.
+  void test_pair(const CellHit& hi, const CellHit& hj, TileScratch& t) const {
+    const FirstCell first = first_cell_quick(hi, hj, t);
+    if (first == FirstCell::no) return;
+    std::size_t i = hi.entry, j = hj.entry;
+    std::uint32_t a = entries_[i].shape, b = entries_[j].shape;
+    if (b < a) {
+      std::swap(a, b);
+      std::swap(i, j);
+    }
+    ++t.tested;
+    if (!intersects_packed(in_.kinds.kind(a), entries_[i].g, in_.kinds.kind(b), entries_[j].g)) return;
+    if (first == FirstCell::check_rows && shares_row_below(hi, hj, t)) return;
+    t.pairs.push_back(in_.keys.key(a, b));
+  }
+
+  /// Candidate pairs among the entries of one cell.
+  void cell_pairs(const CellHit* first, const CellHit* last, TileScratch& t) const {
+    const auto k = static_cast<std::size_t>(last - first);
+    if (k <= all_pairs_limit) {
+      // The cell's boxes as small arrays; each box against the later ones with a
+      // branch-free overlap test whose mask advances the candidate list (bounding boxes
+      // overlap unpredictably, and a mispredicted branch per test cost more than the test).
+      float minx[all_pairs_limit], miny[all_pairs_limit], maxx[all_pairs_limit], maxy[all_pairs_limit];
+      for (std::size_t x = 0; x < k; ++x) {
+        const Aabb& b = t.boxes[first[x].entry - t.tile_begin];
+        minx[x] = b.min.x;
+        miny[x] = b.min.y;
+        maxx[x] = b.max.x;
+        maxy[x] = b.max.y;
+      }
+      std::uint32_t candidates[all_pairs_limit];
+      for (std::size_t x = 0; x + 1 < k; ++x) {
+        std::size_t n = 0;
+        for (std::size_t y = x + 1; y < k; ++y) {
+          const bool overlap =
+              (minx[x] <= maxx[y]) & (minx[y] <= maxx[x]) & (miny[x] <= maxy[y]) & (miny[y] <= maxy[x]);
+          candidates[n] = static_cast<std::uint32_t>(y);
+          n += overlap;
+        }
+        for (std::size_t c = 0; c < n; ++c) test_pair(first[x], first[candidates[c]], t);
+      }
+      return;
+    }
+    // A crowded cell: sweep, so the work follows the overlaps, not k^2. Along the axis on
+    // which the boxes overlap least (total extent relative to the spread of their left
+    // edges): a stack of parallel segments overlaps completely along its length and not at
+    // all across it.
+    t.order.assign(first, last);
+    auto box = [&](const CellHit& h) -> const Aabb& { return t.boxes[h.entry - t.tile_begin]; };
+    double extent[2] = {0.0, 0.0}, lo[2] = {HUGE_VAL, HUGE_VAL}, hi[2] = {-HUGE_VAL, -HUGE_VAL};
+    for (const CellHit& e : t.order) {
+      const Aabb& b = box(e);
+      extent[0] += double{b.max.x} - b.min.x;
+      extent[1] += double{b.max.y} - b.min.y;
+      lo[0] = std::min<double>(lo[0], b.min.x);
+      hi[0] = std::max<double>(hi[0], b.min.x);
+      lo[1] = std::min<double>(lo[1], b.min.y);
+      hi[1] = std::max<double>(hi[1], b.min.y);
+    }
+    // Compare extent[0] / spread[0] with extent[1] / spread[1] without dividing by zero.
+    const bool along_y = extent[1] * (hi[0] - lo[0]) < extent[0] * (hi[1] - lo[1]);
+    auto min_of = [&](const CellHit& e) { return along_y ? box(e).min.y : box(e).min.x; };
+    auto max_of = [&](const CellHit& e) { return along_y ? box(e).max.y : box(e).max.x; };
+    std::sort(t.order.begin(), t.order.end(), [&](const CellHit& a, const CellHit& b) {
+      return min_of(a) < min_of(b) || (min_of(a) == min_of(b) && a.entry < b.entry);
+    });
+    for (std::size_t x = 0; x < k; ++x) {
+      const Aabb& bx = box(t.order[x]);
+      const float end_x = max_of(t.order[x]);
+      for (std::size_t y = x + 1; y < k && min_of(t.order[y]) <= end_x; ++y)
+        if (overlaps(bx, box(t.order[y]))) test_pair(t.order[x], t.order[y], t);
+    }
+  }
+
+  /// Buckets one tile's entries into its 16 x 16 cells (a counting sort in L1) and
+  /// searches every cell.
+  void search_tile(std::size_t k, TileScratch& t) const {
+    const std::size_t begin = tile_starts_[k], end = tile_starts_[k + 1];
+    const std::uint64_t tile = tile_ids_[k];
+    const std::int64_t row0 = (static_cast<std::int64_t>(tile / tile_cols_) + tile_row0_) * tile_side;
+    const std::int64_t col0 = (static_cast<std::int64_t>(tile % tile_cols_) + tile_col0_) * tile_side;
+    t.tile_begin = begin;
+    t.row0 = row0;
+    t.cell_count.assign(tile_side * tile_side + 1, 0);
+    t.hits.clear();
+    t.first_row.resize(end - begin);
+    t.boxes.resize(end - begin);
+    for (std::size_t e = begin; e < end; ++e) {
+      const auto entry = static_cast<std::uint32_t>(e);
+      const ShapeKind kind = in_.kinds.kind(entries_[e].shape);
+      const Aabb box = bounds_of(kind, entries_[e].g);
+      t.boxes[e - begin] = box;
+      t.first_row[e - begin] = cells_.span(box.min.y, box.max.y).lo;
+      for_each_row(cells_, kind, box, entries_[e].g, row0, row0 + tile_side - 1, [&](std::int64_t row, CellSpan cols) {
+        const std::int64_t lo = std::max(cols.lo, col0), hi = std::min(cols.hi, col0 + tile_side - 1);
+        const auto first_col = static_cast<std::int32_t>(std::max<std::int64_t>(cols.lo - col0, -1));
+        for (std::int64_t c = lo; c <= hi; ++c) {
+          const auto cell = static_cast<std::uint32_t>((row - row0) * tile_side + (c - col0));
+          t.hits.push_back({cell, CellHit{entry, first_col}});
+          ++t.cell_count[cell + 1];
+        }
+      });
+    }
+    if (t.hits.size() < 2) return;
+    std::partial_sum(t.cell_count.begin(), t.cell_count.end(), t.cell_count.begin());
+    t.by_cell.resize(t.hits.size());
+    {
+      // Scatter, keeping entry order within each cell; cell_count[c] ends as cell c's end.
+      std::vector<std::uint32_t>& next = t.cell_count;
+      for (const auto& [cell, hit] : t.hits) t.by_cell[next[cell]++] = hit;
+    }
+    std::uint32_t start = 0;
+    for (std::size_t c = 0; c < static_cast<std::size_t>(tile_side * tile_side); ++c) {
+      const std::uint32_t stop = t.cell_count[c];
+      if (stop - start >= 2) {
+        t.row = static_cast<std::int32_t>(c / tile_side);
+        t.col = static_cast<std::int32_t>(c % tile_side);
+        cell_pairs(t.by_cell.data() + start, t.by_cell.data() + stop, t);
+      }
+      start = stop;
+    }
+  }
+
+  void tile_pairs(PairKeys& out) {
+    tbb::enumerable_thread_specific<TileScratch> scratch;
+    const std::size_t tiles = tile_starts_.size() - 1;
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, tiles, 16), [&](const auto& r) {
+      TileScratch& t = scratch.local();
+      for (std::size_t k = r.begin(); k != r.end(); ++k) search_tile(k, t);
+    });
+    for (TileScratch& t : scratch) {
+      stats_.candidates += t.tested;
+      out.append(t.pairs);
+    }
+  }
+
+  const TiledGridInput& in_;
+  TiledGridStats& stats_;
+  GridCells cells_;
+  GridCells tiles_;
+  std::int64_t tile_col0_ = 0, tile_row0_ = 0;
+  std::uint64_t tile_cols_ = 1;
+  std::uint64_t tile_count_ = 0;  // tiles in the shapes' bounding rectangle
+  int tile_bits_ = 0;
+  UninitializedVector<TileEntry> entries_;  // sorted by tile
+  std::vector<std::size_t> tile_starts_;    // where each tile's entries begin, then the end
+  std::vector<std::uint64_t> tile_ids_;     // each tile's id
+};
+
+}  // namespace
+
+void tiled_grid_pairs(const TiledGridInput& in, PairKeys& out, TiledGridStats& stats) {
+  TiledGrid grid(in, stats);
+  grid.find_pairs(out);
+}
+
+}  // namespace hitgrid
