@@ -22,19 +22,39 @@ SceneExtent scene_extent(const UninitializedVector<ShapeRecord>& shapes) {
       });
 }
 
+SceneExtent scene_extent(const Scene& scene) {
+  const KindRanges kinds = KindRanges::of(scene);
+  return tbb::parallel_reduce(
+      tbb::blocked_range<std::size_t>(0, scene.size(), 1 << 14), SceneExtent{},
+      [&](const auto& r, SceneExtent e) {
+        for (std::size_t i = r.begin(); i != r.end(); ++i)
+          e.add(record_of(scene, kinds, static_cast<std::uint32_t>(i)).box);
+        return e;
+      },
+      [](SceneExtent a, const SceneExtent& b) {
+        a.add(b);
+        return a;
+      });
+}
+
 namespace {
 
-/// The extents (larger side of the bounding box) of up to 4096 shapes spread evenly
-/// through the input, ascending.
-std::vector<float> sampled_extents(const UninitializedVector<ShapeRecord>& shapes) {
-  const std::size_t samples = std::min<std::size_t>(shapes.size(), 4096);
+/// The extents (larger side of the bounding box) of up to 4096 of the n shapes, spread
+/// evenly through them, ascending.
+template <class BoxOf>
+std::vector<float> sampled_extents(std::size_t n, BoxOf box_of) {
+  const std::size_t samples = std::min<std::size_t>(n, 4096);
   std::vector<float> extents(samples);
   for (std::size_t k = 0; k < samples; ++k) {
-    const Aabb& b = shapes[k * shapes.size() / samples].box;
+    const Aabb b = box_of(k * n / samples);
     extents[k] = std::max(b.max.x - b.min.x, b.max.y - b.min.y);
   }
   std::sort(extents.begin(), extents.end());
   return extents;
+}
+
+std::vector<float> sampled_extents(const UninitializedVector<ShapeRecord>& shapes) {
+  return sampled_extents(shapes.size(), [&](std::size_t i) { return shapes[i].box; });
 }
 
 double mean_spacing(const SceneExtent& ext, std::size_t n) {
@@ -55,12 +75,14 @@ double minimum_cell(const SceneExtent& ext) {
   return std::max({width * 0x1p-30, height * 0x1p-30, max_abs * 0x1p-50, 0x1p-149});
 }
 
-int choose_home_log2_cell(const UninitializedVector<ShapeRecord>& shapes, const SceneExtent& ext, float requested) {
+int choose_home_log2_cell(const Scene& scene, const SceneExtent& ext, float requested) {
   const double min_cell = minimum_cell(ext);
   if (requested > 0.0f) return std::ilogb(std::max<double>(requested, min_cell));
-  const std::vector<float> extents = sampled_extents(shapes);
+  const KindRanges kinds = KindRanges::of(scene);
+  const std::vector<float> extents = sampled_extents(
+      scene.size(), [&](std::size_t i) { return record_of(scene, kinds, static_cast<std::uint32_t>(i)).box; });
   const double q95 = extents.empty() ? 0.0 : extents[(extents.size() - 1) * 95 / 100];
-  double cell = std::max({q95, mean_spacing(ext, shapes.size()) / 4, min_cell});
+  double cell = std::max({q95, mean_spacing(ext, scene.size()) / 4, min_cell});
   if (!std::isfinite(cell)) cell = min_cell;
   return log2_at_or_above(cell);
 }

@@ -28,6 +28,7 @@ struct SceneExtent {
 
 /// The bounding rectangle of all the shapes. Parallel over the calling arena.
 SceneExtent scene_extent(const UninitializedVector<ShapeRecord>& shapes);
+SceneExtent scene_extent(const Scene& scene);
 
 /// The smallest cell side the world allows: cell indices must stay exact and small
 /// (columns and rows < 2^30, |coordinate| / side < 2^50).
@@ -39,7 +40,7 @@ double minimum_cell(const SceneExtent& ext);
 /// go to the tiled grid. No smaller than a quarter of the mean spacing of the shapes, so
 /// that points and tiny shapes do not make long segments walk through mostly empty rows.
 /// A requested size is rounded down to a power of two.
-int choose_home_log2_cell(const UninitializedVector<ShapeRecord>& shapes, const SceneExtent& ext, float requested);
+int choose_home_log2_cell(const Scene& scene, const SceneExtent& ext, float requested);
 
 /// log2 of the tiled grid's cell side. Automatic: 2.5 times the median shape extent (a robust typical
 /// size: 1% of huge segments must not inflate it), to the nearest power of two, but no

@@ -28,22 +28,11 @@ bool intersects_packed(ShapeKind ka, const float* a, ShapeKind kb, const float* 
 }
 
 UninitializedVector<ShapeRecord> pack_shapes(const Scene& scene) {
-  const std::size_t ns = scene.segment_count(), nc = scene.circle_count();
+  const KindRanges kinds = KindRanges::of(scene);
   UninitializedVector<ShapeRecord> out(scene.size());
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, out.size(), 1 << 14), [&](const auto& range) {
-    for (std::size_t i = range.begin(); i != range.end(); ++i) {
-      ShapeRecord& r = out[i];
-      if (i < ns) {
-        const Segment s = scene.segment(static_cast<std::uint32_t>(i));
-        r = {bounds(s), {s.a.x, s.a.y, s.b.x, s.b.y}};
-      } else if (i < ns + nc) {
-        const Circle c = scene.circle(static_cast<std::uint32_t>(i - ns));
-        r = {bounds(c), {c.c.x, c.c.y, c.r, 0.0f}};
-      } else {
-        const Box b = scene.box(static_cast<std::uint32_t>(i - ns - nc));
-        r = {b.min, b.max, {b.min.x, b.min.y, b.max.x, b.max.y}};
-      }
-    }
+    for (std::size_t i = range.begin(); i != range.end(); ++i)
+      out[i] = record_of(scene, kinds, static_cast<std::uint32_t>(i));
   });
   return out;
 }

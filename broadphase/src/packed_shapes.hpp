@@ -64,6 +64,24 @@ inline Aabb bounds_of(ShapeKind kind, const float* g) {
 /// The exact test on two packed shapes, kinds ordered ka <= kb.
 bool intersects_packed(ShapeKind ka, const float* a, ShapeKind kb, const float* b);
 
+/// The shape at global index i as a record.
+inline ShapeRecord record_of(const Scene& scene, const KindRanges& kinds, std::uint32_t i) {
+  switch (kinds.kind(i)) {
+    case ShapeKind::segment: {
+      const Segment s = scene.segment(i);
+      return {bounds(s), {s.a.x, s.a.y, s.b.x, s.b.y}};
+    }
+    case ShapeKind::circle: {
+      const Circle c = scene.circle(i - kinds.circles_begin);
+      return {bounds(c), {c.c.x, c.c.y, c.r, 0.0f}};
+    }
+    case ShapeKind::box:
+      break;
+  }
+  const Box b = scene.box(i - kinds.boxes_begin);
+  return {{b.min, b.max}, {b.min.x, b.min.y, b.max.x, b.max.y}};
+}
+
 /// Every shape of the scene as a record, in global order. Parallel over the calling arena.
 UninitializedVector<ShapeRecord> pack_shapes(const Scene& scene);
 

@@ -1,11 +1,9 @@
 #include "hitgrid/broadphase/uniform_grid.hpp"
 
 #include <tbb/parallel_for.h>
-#include <tbb/parallel_reduce.h>
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <limits>
 
 #include "cell_size.hpp"
@@ -40,22 +38,6 @@ PairList sorted_unique_pairs(PairKeys& parts, PairKeyCodec codec, const KindRang
   return out;
 }
 
-/// Rows of home cells the large shapes (those spanning more than two cells either way)
-/// cross: the work of visiting them.
-std::uint64_t large_rows(const UninitializedVector<ShapeRecord>& shapes, int log2_home) {
-  const GridCells cells(log2_home);
-  return tbb::parallel_reduce(
-      tbb::blocked_range<std::size_t>(0, shapes.size(), 1 << 14), std::uint64_t{0},
-      [&](const auto& r, std::uint64_t sum) {
-        for (std::size_t i = r.begin(); i != r.end(); ++i) {
-          const Aabb& b = shapes[i].box;
-          if (!HomeGrid::is_small(cells, b)) sum += static_cast<std::uint64_t>(cells.span(b.min.y, b.max.y).size());
-        }
-        return sum;
-      },
-      std::plus<>());
-}
-
 /// Pairs among `records` (global indices in `global`, or 0, 1, ... if null) on the tiled
 /// grid, with cells no smaller than 2^min_log2.
 void tiled_pairs(const UninitializedVector<ShapeRecord>& records, const std::uint32_t* global, const KindRanges& kinds,
@@ -77,41 +59,33 @@ PairList uniform_grid_pairs(const Scene& scene, const GridOptions& options, Grid
   Stopwatch clock;
   const KindRanges kinds = KindRanges::of(scene);
   const PairKeyCodec codec{bits_for(scene.size())};
-  const UninitializedVector<ShapeRecord> shapes = pack_shapes(scene);
-  const SceneExtent extent = scene_extent(shapes);
-  const int log2_home = choose_home_log2_cell(shapes, extent, options.cell_size);
+  const SceneExtent extent = scene_extent(scene);
+  const int log2_home = choose_home_log2_cell(scene, extent, options.cell_size);
   stats.cell_size = std::ldexp(1.0, log2_home);
   stats.bounds_ms = clock.lap_ms();
 
   PairKeys keys;
-  std::vector<std::uint32_t> large;
-  if (options.cell_size == 0.0f && large_rows(shapes, log2_home) > shapes.size() / 4) {
-    // Many long shapes (long_tail: 1% of segments a quarter of the world long): each would
-    // visit the home cells of every row it crosses and test nearly every shape there (its
-    // bounding box filters nothing), which measured 1.6x slower on long_tail N = 1,000,000
-    // than putting every shape on the tiled grid, where a pair is tested only in a cell
-    // both occupy.
+  HomeGridStats home_stats;
+  // An explicit cell size is obeyed even where the tiled grid alone would be faster.
+  HomeGrid home(scene, kinds, codec, log2_home, extent, options.cell_size == 0.0f, home_stats);
+  stats.bucket_ms = home_stats.bucket_ms;
+  if (home.many_large()) {
+    clock.lap_ms();
+    const UninitializedVector<ShapeRecord> shapes = pack_shapes(scene);
+    stats.bounds_ms += clock.lap_ms();
     stats.large_shapes = shapes.size();
     tiled_pairs(shapes, nullptr, kinds, codec, std::numeric_limits<int>::min(), options, keys, stats);
     stats.cell_size = stats.large_cell_size;
   } else {
-    HomeGridStats home_stats;
-    HomeGrid home(shapes, kinds, codec, log2_home, extent, large, home_stats);
     home.pairs_among(keys);
-    home.pairs_with(shapes, large, keys);
-    stats.bucket_ms = home_stats.bucket_ms;
+    home.pairs_with_large(keys);
     stats.pairs_ms = home_stats.pairs_ms;
     stats.large_ms = home_stats.large_ms;
     stats.small_shapes = home_stats.small;
     stats.candidates = home_stats.candidates;
-    stats.large_shapes = large.size();
-    if (large.size() >= 2) {
-      UninitializedVector<ShapeRecord> records(large.size());
-      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, large.size(), 1 << 12), [&](const auto& r) {
-        for (std::size_t k = r.begin(); k != r.end(); ++k) records[k] = shapes[large[k]];
-      });
-      tiled_pairs(records, large.data(), kinds, codec, log2_home, options, keys, stats);
-    }
+    stats.large_shapes = home.large_ids().size();
+    if (home.large_ids().size() >= 2)
+      tiled_pairs(home.large_records(), home.large_ids().data(), kinds, codec, log2_home, options, keys, stats);
   }
   clock.lap_ms();
   PairList out = sorted_unique_pairs(keys, codec, kinds);

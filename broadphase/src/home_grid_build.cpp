@@ -1,0 +1,287 @@
+// Building the home-cell grid: the small shapes sorted by home cell (row-major) and,
+// within each row, by the left edges of their boxes; the large shapes kept aside.
+
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+#include "hitgrid/core/stopwatch.hpp"
+#include "home_grid.hpp"
+#include "radix_sort.hpp"
+
+namespace hitgrid {
+namespace {
+
+/// A shape on its way to its row: global index and geometry (its bounds are derived again
+/// where needed: writing 20 bytes per shape instead of 36 is what this pass costs).
+struct Item {
+  std::uint32_t shape;
+  float g[4];
+};
+
+/// A shape and its home cell (row-major index), for the sparse sort; large shapes get a
+/// key past every cell, which sorts them to the end.
+struct KeyedShape {
+  std::uint64_t key;
+  std::uint32_t shape;
+};
+
+}  // namespace
+
+HomeGrid::HomeGrid(const Scene& scene, KindRanges kinds, PairKeyCodec keys, int log2_cell, const SceneExtent& extent,
+                   bool may_give_up, HomeGridStats& stats)
+    : kinds_(kinds), keys_(keys), cells_(log2_cell), stats_(stats) {
+  Stopwatch clock;
+  const std::size_t n = scene.size();
+  if (n != 0) {
+    const CellSpan cols = cells_.span(extent.minx, extent.maxx), rows = cells_.span(extent.miny, extent.maxy);
+    col0_ = cols.lo;
+    row0_ = rows.lo;
+    cols_ = static_cast<std::uint64_t>(cols.size());
+    const auto row_count = static_cast<std::uint64_t>(rows.size());
+    if (row_count <= 4 * std::uint64_t{n} + 1024)
+      bucket_by_rows(scene, row_count, may_give_up);
+    else
+      bucket_by_cells(scene, row_count);
+  }
+  stats_.small = shape_.size();
+  stats_.rows = rows_.size();
+  stats_.bucket_ms = clock.lap_ms();
+}
+
+/// Dense worlds: a parallel counting sort by row (fixed blocks of shapes count their rows,
+/// a prefix sum over (row, block) gives each block its own ranges, each block writes its
+/// shapes straight to their places, large shapes into one more "row" past the last), then
+/// per row, in parallel, a sort by left edge into the final columns. Both steps write in
+/// streams (one per row, then within one row's range), where sorting indices and gathering
+/// the shapes afterwards would miss the cache on every shape. The fixed blocks and stable
+/// steps make the order independent of the thread count.
+void HomeGrid::bucket_by_rows(const Scene& scene, std::uint64_t row_count, bool may_give_up) {
+  const std::size_t n = scene.size();
+  const std::size_t blocks =
+      std::clamp<std::size_t>(std::min(n >> 14, (std::size_t{1} << 22) / (row_count + 1)), 1, 256);
+  const std::size_t block_size = (n + blocks - 1) / blocks;
+  const std::size_t buckets = row_count + 1;  // the last one holds the large shapes
+  auto row_of = [&](const Aabb& b) {
+    return is_small(cells_, b) ? static_cast<std::uint64_t>(cells_.index(b.min.y) - row0_) : row_count;
+  };
+  std::vector<std::uint32_t> place(blocks * buckets, 0);
+  std::vector<std::uint64_t> large_rows(blocks, 0);
+  tbb::parallel_for(std::size_t{0}, blocks, [&](std::size_t k) {
+    std::uint32_t* count = place.data() + k * buckets;
+    std::uint64_t crossed = 0;
+    for (std::size_t i = k * block_size; i < std::min(n, (k + 1) * block_size); ++i) {
+      const Aabb b = record_of(scene, kinds_, static_cast<std::uint32_t>(i)).box;
+      const std::uint64_t r = row_of(b);
+      ++count[r];
+      if (r == row_count) crossed += static_cast<std::uint64_t>(cells_.span(b.min.y, b.max.y).size());
+    }
+    large_rows[k] = crossed;
+  });
+  if (may_give_up && std::accumulate(large_rows.begin(), large_rows.end(), std::uint64_t{0}) > n / 4) {
+    many_large_ = true;
+    return;
+  }
+  // Row starts, then each block's start within each row; every loop runs along a block's
+  // own counters (walking one row across the blocks' tables strides by a table per step).
+  std::vector<std::uint32_t> row_begin(buckets + 1, 0);
+  for (std::size_t k = 0; k < blocks; ++k)
+    for (std::size_t r = 0; r < buckets; ++r) row_begin[r + 1] += place[k * buckets + r];
+  for (std::size_t r = 0; r < buckets; ++r) row_begin[r + 1] += row_begin[r];
+  {
+    std::vector<std::uint32_t> start(row_begin.begin(), row_begin.end() - 1);
+    for (std::size_t k = 0; k < blocks; ++k)
+      for (std::size_t r = 0; r < buckets; ++r) start[r] += std::exchange(place[k * buckets + r], start[r]);
+  }
+  UninitializedVector<Item> items(n);
+  tbb::parallel_for(std::size_t{0}, blocks, [&](std::size_t k) {
+    std::uint32_t* next = place.data() + k * buckets;
+    for (std::size_t i = k * block_size; i < std::min(n, (k + 1) * block_size); ++i) {
+      const ShapeRecord s = record_of(scene, kinds_, static_cast<std::uint32_t>(i));
+      items[next[row_of(s.box)]++] = {static_cast<std::uint32_t>(i), {s.g[0], s.g[1], s.g[2], s.g[3]}};
+    }
+  });
+  const std::uint32_t small = row_begin[row_count];
+  large_ids_.resize(n - small);
+  large_records_.resize(n - small);
+  for (std::size_t p = small; p < n; ++p) {  // ascending: the scatter is stable
+    const Item& it = items[p];
+    large_ids_[p - small] = it.shape;
+    large_records_[p - small] = {bounds_of(kinds_.kind(it.shape), it.g), {it.g[0], it.g[1], it.g[2], it.g[3]}};
+  }
+
+  resize(small);
+  rows_.clear();
+  for (std::uint64_t r = 0; r < row_count; ++r)
+    if (row_begin[r + 1] > row_begin[r])
+      rows_.push_back({static_cast<std::int64_t>(r), row_begin[r], row_begin[r + 1], true});
+  struct RowScratch {
+    std::vector<Aabb> box;
+    std::vector<std::uint32_t> col, count, order;
+  };
+  tbb::enumerable_thread_specific<RowScratch> scratch;
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, rows_.size(), 8), [&](const auto& range) {
+    RowScratch& t = scratch.local();
+    for (std::size_t k = range.begin(); k != range.end(); ++k) {
+      const Row row = rows_[k];
+      const std::uint32_t size = row.end - row.begin;
+      t.box.resize(size);
+      t.col.resize(size);
+      std::uint32_t lo = std::numeric_limits<std::uint32_t>::max(), hi = 0;
+      for (std::uint32_t j = 0; j < size; ++j) {
+        const Item& it = items[row.begin + j];
+        t.box[j] = bounds_of(kinds_.kind(it.shape), it.g);
+        t.col[j] = static_cast<std::uint32_t>(cells_.index(t.box[j].min.x) - col0_);
+        lo = std::min(lo, t.col[j]);
+        hi = std::max(hi, t.col[j]);
+      }
+      // order[rank] = j, by left edge, ties by j (global order). A counting sort by column
+      // leaves only the inversions within each cell, which an insertion sort then removes
+      // in about one step per shape; a crowded cell (or a row much wider than it is full)
+      // is sorted outright.
+      auto left = [&](std::uint32_t j) { return t.box[j].min.x; };
+      t.order.resize(size);
+      bool sorted = false;
+      if (hi - lo <= 4 * std::uint64_t{size} + 64) {
+        t.count.assign(hi - lo + 2, 0);
+        for (std::uint32_t j = 0; j < size; ++j) ++t.count[t.col[j] - lo + 1];
+        const std::uint32_t most = *std::max_element(t.count.begin(), t.count.end());
+        for (std::size_t c = 1; c < t.count.size(); ++c) t.count[c] += t.count[c - 1];
+        for (std::uint32_t j = 0; j < size; ++j) t.order[t.count[t.col[j] - lo]++] = j;
+        rows_[k].crowded = most >= crowded_shapes;
+        if (most <= 16) {
+          for (std::uint32_t i = 1; i < size; ++i) {
+            const std::uint32_t x = t.order[i];
+            std::uint32_t j = i;
+            for (; j > 0 && left(t.order[j - 1]) > left(x); --j) t.order[j] = t.order[j - 1];
+            t.order[j] = x;
+          }
+          sorted = true;
+        }
+      }
+      if (!sorted) {
+        std::iota(t.order.begin(), t.order.end(), 0u);
+        std::sort(t.order.begin(), t.order.end(),
+                  [&](std::uint32_t x, std::uint32_t y) { return left(x) < left(y) || (left(x) == left(y) && x < y); });
+      }
+      for (std::uint32_t rank = 0; rank < size; ++rank) {
+        const std::uint32_t j = t.order[rank];
+        store(row.begin + rank, items[row.begin + j].shape, t.box[j], items[row.begin + j].g);
+      }
+    }
+  });
+}
+
+/// Sparse worlds, whose rows range far beyond the number of shapes: a radix sort on the
+/// exact home cell ids, so memory follows the shapes, never the world's area. (Rows are
+/// sorted by left edge afterwards; the gathers here miss the cache, which only sparse
+/// worlds pay.)
+void HomeGrid::bucket_by_cells(const Scene& scene, std::uint64_t row_count) {
+  const std::size_t n = scene.size();
+  const std::uint64_t large_key = cols_ * row_count;
+  UninitializedVector<KeyedShape> keyed(n);
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 1 << 14), [&](const auto& r) {
+    for (std::size_t i = r.begin(); i != r.end(); ++i) {
+      const Aabb b = record_of(scene, kinds_, static_cast<std::uint32_t>(i)).box;
+      const auto col = static_cast<std::uint64_t>(cells_.index(b.min.x) - col0_);
+      const auto row = static_cast<std::uint64_t>(cells_.index(b.min.y) - row0_);
+      keyed[i] = {is_small(cells_, b) ? row * cols_ + col : large_key, static_cast<std::uint32_t>(i)};
+    }
+  });
+  radix_sort_items(
+      keyed, [](const KeyedShape& s) { return s.key; }, bits_for(large_key + 1));
+  const auto small = static_cast<std::size_t>(
+      std::partition_point(keyed.begin(), keyed.end(), [&](const KeyedShape& s) { return s.key < large_key; }) -
+      keyed.begin());
+  large_ids_.resize(n - small);
+  large_records_.resize(n - small);
+  for (std::size_t p = small; p < n; ++p) {  // ascending: the sort is stable
+    large_ids_[p - small] = keyed[p].shape;
+    large_records_[p - small] = record_of(scene, kinds_, keyed[p].shape);
+  }
+
+  resize(small);
+  UninitializedVector<std::uint32_t> row(small);
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, small, 1 << 14), [&](const auto& r) {
+    for (std::size_t p = r.begin(); p != r.end(); ++p) {
+      const ShapeRecord s = record_of(scene, kinds_, keyed[p].shape);
+      store(p, keyed[p].shape, s.box, s.g);
+      row[p] = static_cast<std::uint32_t>(cells_.index(s.box.min.y) - row0_);
+    }
+  });
+  rows_.clear();
+  for (std::size_t p = 0; p < small; ++p) {
+    if (p == 0 || row[p] != row[p - 1]) {
+      if (!rows_.empty()) rows_.back().end = static_cast<std::uint32_t>(p);
+      rows_.push_back({row[p], static_cast<std::uint32_t>(p), 0, true});
+    }
+  }
+  if (!rows_.empty()) rows_.back().end = static_cast<std::uint32_t>(small);
+  // Each row by left edge (the cells are in order already; ties keep global order).
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, rows_.size(), 8), [&](const auto& range) {
+    std::vector<std::uint32_t> order;
+    std::vector<float> v;
+    std::vector<Geometry> g;
+    std::vector<std::uint32_t> s;
+    for (std::size_t k = range.begin(); k != range.end(); ++k) {
+      const Row& w = rows_[k];
+      order.resize(w.end - w.begin);
+      std::iota(order.begin(), order.end(), w.begin);
+      if (std::is_sorted(order.begin(), order.end(),
+                         [&](std::uint32_t x, std::uint32_t y) { return minx_[x] < minx_[y]; }))
+        continue;
+      std::stable_sort(order.begin(), order.end(),
+                       [&](std::uint32_t x, std::uint32_t y) { return minx_[x] < minx_[y]; });
+      for (auto* column : {&minx_, &miny_, &maxx_, &maxy_}) {
+        v.clear();
+        for (std::uint32_t p : order) v.push_back((*column)[p]);
+        std::copy(v.begin(), v.end(), column->begin() + w.begin);
+      }
+      g.clear();
+      s.clear();
+      for (std::uint32_t p : order) {
+        g.push_back(geometry_[p]);
+        s.push_back(shape_[p]);
+      }
+      std::copy(g.begin(), g.end(), geometry_.begin() + w.begin);
+      std::copy(s.begin(), s.end(), shape_.begin() + w.begin);
+    }
+  });
+}
+
+void HomeGrid::resize(std::size_t small) {
+  // Eight more bounds than shapes: sweep reads the boxes eight at a time. The padding box
+  // is empty (min > max), so it never overlaps anything.
+  for (auto* v : {&minx_, &miny_}) {
+    v->resize(small + 8);
+    std::fill(v->end() - 8, v->end(), HUGE_VALF);
+  }
+  for (auto* v : {&maxx_, &maxy_}) {
+    v->resize(small + 8);
+    std::fill(v->end() - 8, v->end(), -HUGE_VALF);
+  }
+  geometry_.resize(small);
+  shape_.resize(small);
+}
+
+void HomeGrid::store(std::size_t p, std::uint32_t shape, const Aabb& box, const float* g) {
+  minx_[p] = box.min.x;
+  miny_[p] = box.min.y;
+  maxx_[p] = box.max.x;
+  maxy_[p] = box.max.y;
+  geometry_[p] = {{g[0], g[1], g[2], g[3]}};
+  shape_[p] = shape;
+}
+
+std::uint32_t HomeGrid::first_col_at_least(std::uint32_t begin, std::uint32_t end, std::int64_t col) const {
+  const double x = static_cast<double>(col) * cells_.cell_size();  // exact: a power of two times an integer
+  return static_cast<std::uint32_t>(
+      std::lower_bound(minx_.begin() + begin, minx_.begin() + end, x, [](float v, double t) { return v < t; }) -
+      minx_.begin());
+}
+
+}  // namespace hitgrid
