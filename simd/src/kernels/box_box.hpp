@@ -13,7 +13,7 @@ struct BoxBoxKernel {
   static constexpr bool float_lanes = true;
 
   template <class A>
-  static Verdict<FloatMask<A>> block(const Floats<A>* a, const Floats<A>* b) {
+  [[gnu::always_inline]] static Verdict<FloatMask<A>> block(const Floats<A>* a, const Floats<A>* b) {
     const FloatMask<A> hit = (a[0] <= b[2]) & (b[0] <= a[2]) & (a[1] <= b[3]) & (b[1] <= a[3]);
     return {hit, FloatMask<A>(false)};
   }

@@ -14,7 +14,7 @@ struct CircleBoxKernel {
   static constexpr bool float_lanes = false;
 
   template <class A>
-  static Verdict<DoubleMask<A>> block(const Doubles<A>* c, const Doubles<A>* b) {
+  [[gnu::always_inline]] static Verdict<DoubleMask<A>> block(const Doubles<A>* c, const Doubles<A>* b) {
     using D = Doubles<A>;
     const D &cx = c[0], &cy = c[1], &r = c[2];
     const D &minx = b[0], &miny = b[1], &maxx = b[2], &maxy = b[3];

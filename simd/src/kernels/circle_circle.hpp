@@ -15,7 +15,7 @@ struct CircleCircleKernel {
   static constexpr bool float_lanes = false;
 
   template <class A>
-  static Verdict<DoubleMask<A>> block(const Doubles<A>* c, const Doubles<A>* d) {
+  [[gnu::always_inline]] static Verdict<DoubleMask<A>> block(const Doubles<A>* c, const Doubles<A>* d) {
     using D = Doubles<A>;
     using M = DoubleMask<A>;
     const D &px = c[0], &py = c[1], &r1 = c[2];

@@ -16,7 +16,7 @@ struct SegmentBoxKernel {
   static constexpr bool float_lanes = false;
 
   template <class A>
-  static Verdict<DoubleMask<A>> block(const Doubles<A>* s, const Doubles<A>* b) {
+  [[gnu::always_inline]] static Verdict<DoubleMask<A>> block(const Doubles<A>* s, const Doubles<A>* b) {
     using D = Doubles<A>;
     using M = DoubleMask<A>;
     const D &ax = s[0], &ay = s[1], &bx = s[2], &by = s[3];

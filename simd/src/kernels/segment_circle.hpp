@@ -23,7 +23,7 @@ struct SegmentCircleKernel {
   static constexpr bool float_lanes = false;
 
   template <class A>
-  static Verdict<DoubleMask<A>> block(const Doubles<A>* s, const Doubles<A>* c) {
+  [[gnu::always_inline]] static Verdict<DoubleMask<A>> block(const Doubles<A>* s, const Doubles<A>* c) {
     using D = Doubles<A>;
     using M = DoubleMask<A>;
     const D &ax = s[0], &ay = s[1], &bx = s[2], &by = s[3];
