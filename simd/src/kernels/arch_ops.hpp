@@ -40,7 +40,7 @@ inline constexpr bool is_sse2 = std::is_base_of_v<xsimd::sse2, A> && !is_avx2<A>
 /// xsimd 8.1's converting load goes through a scalar buffer; the widening instructions
 /// (cvtps2pd) do it in one step.
 template <class A>
-Doubles<A> load_widened(const float* p) {
+[[gnu::always_inline]] inline Doubles<A> load_widened(const float* p) {
   if constexpr (is_avx512<A>) {
     return _mm512_cvtps_pd(_mm256_loadu_ps(p));
   } else if constexpr (is_avx2<A>) {
@@ -54,7 +54,7 @@ Doubles<A> load_widened(const float* p) {
 /// Bit k set iff lane k is true. (8.1 has no batch_bool::mask(); on AVX-512 the register
 /// is a k-mask already, elsewhere a vector whose sign bits movemask collects.)
 template <class A>
-std::uint32_t mask_bits(const DoubleMask<A>& m) {
+[[gnu::always_inline]] inline std::uint32_t mask_bits(const DoubleMask<A>& m) {
   if constexpr (is_avx512<A>) {
     return static_cast<__mmask8>(m);
   } else if constexpr (is_avx2<A>) {
@@ -65,7 +65,7 @@ std::uint32_t mask_bits(const DoubleMask<A>& m) {
 }
 
 template <class A>
-std::uint32_t mask_bits(const FloatMask<A>& m) {
+[[gnu::always_inline]] inline std::uint32_t mask_bits(const FloatMask<A>& m) {
   if constexpr (is_avx512<A>) {
     return static_cast<__mmask16>(m);
   } else if constexpr (is_avx2<A>) {
@@ -82,7 +82,7 @@ std::uint32_t mask_bits(const FloatMask<A>& m) {
 /// float32 inputs, see expansion.hpp), so the result is the same value on every arch.
 /// Intrinsics, not xsimd::fms: 8.1 implements fms for AVX-512 as an unfused a * b - c.
 template <class A>
-Doubles<A> product_error(const Doubles<A>& a, const Doubles<A>& b, const Doubles<A>& p) {
+[[gnu::always_inline]] inline Doubles<A> product_error(const Doubles<A>& a, const Doubles<A>& b, const Doubles<A>& p) {
   if constexpr (is_avx512<A>) {
     return _mm512_fmsub_pd(a, b, p);  // a b - p, rounded once: exact here
   } else if constexpr (is_avx2<A>) {

@@ -22,12 +22,18 @@ struct CircleBoxKernel {
     const D qx = xsimd::select(cx < minx, minx, xsimd::select(cx > maxx, maxx, cx));
     const D qy = xsimd::select(cy < miny, miny, xsimd::select(cy > maxy, maxy, cy));
     using F = FilteredLanes<A>;
-    LaneSign<A> gap = sign_of(poly::distance(F(cx), F(cy), F(qx), F(qy), F(r)));
-    if (xsimd::any(~gap.known)) {
-      using C = CheckedLanes<A>;
-      gap = refine(gap, poly::distance(C(cx), C(cy), C(qx), C(qy), C(r)));
-    }
-    return {gap.known & (gap.v <= D(0.0)), !gap.known};
+    const LaneSign<A> gap = sign_of(poly::distance(F(cx), F(cy), F(qx), F(qy), F(r)));
+    if (xsimd::any(~gap.known)) [[unlikely]]
+      return exactly<A>(c, qx, qy, gap);
+    return {gap.v <= D(0.0), DoubleMask<A>(false)};
+  }
+
+  template <class A>
+  [[gnu::noinline, gnu::flatten]] static Verdict<DoubleMask<A>> exactly(const Doubles<A>* c, Doubles<A> qx,
+                                                                       Doubles<A> qy, LaneSign<A> gap) {
+    using C = CheckedLanes<A>;
+    gap = refine(gap, poly::distance(C(c[0]), C(c[1]), C(qx), C(qy), C(c[2])));
+    return {gap.known & (gap.v <= Doubles<A>(0.0)), ~gap.known};
   }
 };
 

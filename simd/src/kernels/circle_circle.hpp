@@ -24,12 +24,18 @@ struct CircleCircleKernel {
     const M live = (xsimd::abs(px - qx) <= reach) & (xsimd::abs(py - qy) <= reach);
     if (!xsimd::any(live)) return {M(false), M(false)};
     using F = FilteredLanes<A>;
-    LaneSign<A> gap = sign_of(poly::center_distance(F(px), F(py), F(qx), F(qy), F(r1), F(r2)));
-    if (xsimd::any(live & ~gap.known)) {
-      using C = CheckedLanes<A>;
-      gap = refine(gap, poly::center_distance(C(px), C(py), C(qx), C(qy), C(r1), C(r2)));
-    }
-    return {live & gap.known & (gap.v <= D(0.0)), live & ~gap.known};
+    const LaneSign<A> gap = sign_of(poly::center_distance(F(px), F(py), F(qx), F(qy), F(r1), F(r2)));
+    if (xsimd::any(live & ~gap.known)) [[unlikely]]
+      return exactly<A>(c, d, live, gap);
+    return {live & (gap.v <= D(0.0)), M(false)};
+  }
+
+  template <class A>
+  [[gnu::noinline, gnu::flatten]] static Verdict<DoubleMask<A>> exactly(const Doubles<A>* c, const Doubles<A>* d,
+                                                                       DoubleMask<A> live, LaneSign<A> gap) {
+    using C = CheckedLanes<A>;
+    gap = refine(gap, poly::center_distance(C(c[0]), C(c[1]), C(d[0]), C(d[1]), C(c[2]), C(d[2])));
+    return {live & gap.known & (gap.v <= Doubles<A>(0.0)), live & ~gap.known};
   }
 };
 

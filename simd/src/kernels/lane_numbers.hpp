@@ -37,19 +37,19 @@ struct FilteredLanes {
 };
 
 template <class A>
-FilteredLanes<A> operator+(const FilteredLanes<A>& a, const FilteredLanes<A>& b) {
+[[gnu::always_inline]] inline FilteredLanes<A> operator+(const FilteredLanes<A>& a, const FilteredLanes<A>& b) {
   const Doubles<A> v = a.v + b.v;
   return {v, a.e + b.e + Doubles<A>(0x1p-53) * xsimd::abs(v)};
 }
 
 template <class A>
-FilteredLanes<A> operator-(const FilteredLanes<A>& a, const FilteredLanes<A>& b) {
+[[gnu::always_inline]] inline FilteredLanes<A> operator-(const FilteredLanes<A>& a, const FilteredLanes<A>& b) {
   const Doubles<A> v = a.v - b.v;
   return {v, a.e + b.e + Doubles<A>(0x1p-53) * xsimd::abs(v)};
 }
 
 template <class A>
-FilteredLanes<A> operator*(const FilteredLanes<A>& a, const FilteredLanes<A>& b) {
+[[gnu::always_inline]] inline FilteredLanes<A> operator*(const FilteredLanes<A>& a, const FilteredLanes<A>& b) {
   const Doubles<A> v = a.v * b.v;
   return {v, xsimd::abs(a.v) * b.e + xsimd::abs(b.v) * a.e + a.e * b.e + Doubles<A>(0x1p-53) * xsimd::abs(v)};
 }
@@ -66,7 +66,7 @@ struct LaneSign {
 /// ccwerrboundA; core's two_product_bound). The same polynomial serves the dot product
 /// (l + r) with r negated, which changes nothing in the bound.
 template <class A>
-LaneSign<A> static_orient(const Doubles<A>& ax, const Doubles<A>& ay, const Doubles<A>& bx, const Doubles<A>& by,
+[[gnu::always_inline]] inline LaneSign<A> static_orient(const Doubles<A>& ax, const Doubles<A>& ay, const Doubles<A>& bx, const Doubles<A>& by,
                           const Doubles<A>& cx, const Doubles<A>& cy) {
   const Doubles<A> l = (bx - ax) * (cy - ay);
   const Doubles<A> r = (by - ay) * (cx - ax);
@@ -77,7 +77,7 @@ LaneSign<A> static_orient(const Doubles<A>& ax, const Doubles<A>& ay, const Doub
 
 /// dot(b - a, c - a) with the same static bound (core's dot_sign filter).
 template <class A>
-LaneSign<A> static_dot(const Doubles<A>& ax, const Doubles<A>& ay, const Doubles<A>& bx, const Doubles<A>& by,
+[[gnu::always_inline]] inline LaneSign<A> static_dot(const Doubles<A>& ax, const Doubles<A>& ay, const Doubles<A>& bx, const Doubles<A>& by,
                        const Doubles<A>& cx, const Doubles<A>& cy) {
   const Doubles<A> l = (bx - ax) * (cx - ax);
   const Doubles<A> r = (by - ay) * (cy - ay);
@@ -87,7 +87,7 @@ LaneSign<A> static_dot(const Doubles<A>& ax, const Doubles<A>& ay, const Doubles
 }
 
 template <class A>
-LaneSign<A> sign_of(const FilteredLanes<A>& f) {
+[[gnu::always_inline]] inline LaneSign<A> sign_of(const FilteredLanes<A>& f) {
   return {f.v, f.certain()};
 }
 
@@ -104,7 +104,7 @@ struct CheckedLanes {
 
 /// s = fl(a + b) is exact iff the two-sum error (Knuth) is zero.
 template <class A>
-CheckedLanes<A> checked_sum(const CheckedLanes<A>& a, const Doubles<A>& bv, const DoubleMask<A>& b_inexact) {
+[[gnu::always_inline]] inline CheckedLanes<A> checked_sum(const CheckedLanes<A>& a, const Doubles<A>& bv, const DoubleMask<A>& b_inexact) {
   const Doubles<A> s = a.v + bv;
   const Doubles<A> b_virtual = s - a.v;
   const Doubles<A> a_virtual = s - b_virtual;
@@ -113,17 +113,17 @@ CheckedLanes<A> checked_sum(const CheckedLanes<A>& a, const Doubles<A>& bv, cons
 }
 
 template <class A>
-CheckedLanes<A> operator+(const CheckedLanes<A>& a, const CheckedLanes<A>& b) {
+[[gnu::always_inline]] inline CheckedLanes<A> operator+(const CheckedLanes<A>& a, const CheckedLanes<A>& b) {
   return checked_sum(a, b.v, b.inexact);
 }
 
 template <class A>
-CheckedLanes<A> operator-(const CheckedLanes<A>& a, const CheckedLanes<A>& b) {
+[[gnu::always_inline]] inline CheckedLanes<A> operator-(const CheckedLanes<A>& a, const CheckedLanes<A>& b) {
   return checked_sum(a, -b.v, b.inexact);  // negation is exact
 }
 
 template <class A>
-CheckedLanes<A> operator*(const CheckedLanes<A>& a, const CheckedLanes<A>& b) {
+[[gnu::always_inline]] inline CheckedLanes<A> operator*(const CheckedLanes<A>& a, const CheckedLanes<A>& b) {
   const Doubles<A> p = a.v * b.v;
   return {p, a.inexact | b.inexact | (product_error<A>(a.v, b.v, p) != Doubles<A>(0.0))};
 }
@@ -131,7 +131,7 @@ CheckedLanes<A> operator*(const CheckedLanes<A>& a, const CheckedLanes<A>& b) {
 /// Merges stage 2 into stage 1: lanes stage 1 knew keep their value; lanes computed
 /// without rounding are known now.
 template <class A>
-LaneSign<A> refine(const LaneSign<A>& s, const CheckedLanes<A>& c) {
+[[gnu::always_inline]] inline LaneSign<A> refine(const LaneSign<A>& s, const CheckedLanes<A>& c) {
   return {xsimd::select(s.known, s.v, c.v), s.known | ~c.inexact};
 }
 

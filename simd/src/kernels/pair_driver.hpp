@@ -54,7 +54,9 @@ struct PairDriver {
     }
   }
 
-  static void run(PairKind kind, std::size_t n, const ShapeColumns& a, const ShapeColumns& b, std::uint8_t* out) {
+  // flatten: inline the kernel's lane arithmetic (xsimd's small functions, the polynomials
+  // of core/src) into the loop; GCC left some of it out of line and spilled every batch.
+  [[gnu::flatten]] static void run(PairKind kind, std::size_t n, const ShapeColumns& a, const ShapeColumns& b, std::uint8_t* out) {
     // Local copies of the column pointers: `out` is a byte pointer, which may alias
     // anything, so members read through a and b would be reloaded after every store.
     const float* ga[4];

@@ -28,15 +28,27 @@ struct SegmentBoxKernel {
     const M ny_pos = bx >= ax;  // n.y >= 0
     const D hix = xsimd::select(nx_pos, maxx, minx), hiy = xsimd::select(ny_pos, maxy, miny);
     const D lox = xsimd::select(nx_pos, minx, maxx), loy = xsimd::select(ny_pos, miny, maxy);
-    LaneSign<A> hi = static_orient<A>(ax, ay, bx, by, hix, hiy);
-    LaneSign<A> lo = static_orient<A>(ax, ay, bx, by, lox, loy);
-    if (xsimd::any(overlap & ~(hi.known & lo.known))) {
-      using C = CheckedLanes<A>;
-      hi = refine(hi, poly::orient(C(ax), C(ay), C(bx), C(by), C(hix), C(hiy)));
-      lo = refine(lo, poly::orient(C(ax), C(ay), C(bx), C(by), C(lox), C(loy)));
-    }
-    // Decided as soon as one known sign separates; otherwise both must be known.
+    const LaneSign<A> hi = static_orient<A>(ax, ay, bx, by, hix, hiy);
+    const LaneSign<A> lo = static_orient<A>(ax, ay, bx, by, lox, loy);
+    if (xsimd::any(overlap & ~(hi.known & lo.known))) [[unlikely]]
+      return exactly<A>(s, overlap, hix, hiy, lox, loy, hi, lo);
+    // Signs the static filter certifies are nonzero: inside the normal's slab iff the high
+    // corner is strictly left and the low corner strictly right.
     const D zero(0.0);
+    return {overlap & (hi.v > zero) & (lo.v < zero), M(false)};
+  }
+
+  template <class A>
+  [[gnu::noinline, gnu::flatten]] static Verdict<DoubleMask<A>> exactly(const Doubles<A>* s, DoubleMask<A> overlap,
+                                                                       Doubles<A> hix, Doubles<A> hiy, Doubles<A> lox,
+                                                                       Doubles<A> loy, LaneSign<A> hi, LaneSign<A> lo) {
+    using C = CheckedLanes<A>;
+    using M = DoubleMask<A>;
+    const Doubles<A> &ax = s[0], &ay = s[1], &bx = s[2], &by = s[3];
+    hi = refine(hi, poly::orient(C(ax), C(ay), C(bx), C(by), C(hix), C(hiy)));
+    lo = refine(lo, poly::orient(C(ax), C(ay), C(bx), C(by), C(lox), C(loy)));
+    // Decided as soon as one known sign separates; otherwise both must be known.
+    const Doubles<A> zero(0.0);
     const M hi_sep = hi.known & (hi.v < zero), lo_sep = lo.known & (lo.v > zero);
     const M known = hi_sep | lo_sep | (hi.known & lo.known);
     return {overlap & known & ~hi_sep & ~lo_sep, overlap & ~known};

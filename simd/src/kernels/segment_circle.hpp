@@ -34,32 +34,50 @@ struct SegmentCircleKernel {
     if (!xsimd::any(live)) return {M(false), M(false)};
 
     using F = FilteredLanes<A>;
-    LaneSign<A> before_a = static_dot<A>(ax, ay, bx, by, cx, cy);
-    LaneSign<A> past_b = static_dot<A>(bx, by, ax, ay, cx, cy);
-    LaneSign<A> near_a = sign_of(poly::distance(F(cx), F(cy), F(ax), F(ay), F(r)));
-    LaneSign<A> near_b = sign_of(poly::distance(F(cx), F(cy), F(bx), F(by), F(r)));
-    LaneSign<A> near_line = sign_of(poly::line_distance(F(ax), F(ay), F(bx), F(by), F(cx), F(cy), F(r)));
-
-    const D zero(0.0);
-    const auto decide = [&](M& known) {
-      const M to_a = before_a.v <= zero;
-      const M to_b = (~to_a) & (past_b.v <= zero);
-      const M to_line = (~to_a) & (~to_b);
-      const M branch_known = (to_a & near_a.known) | (to_b & near_b.known) | (to_line & near_line.known);
-      known = before_a.known & (to_a | past_b.known) & branch_known;
-      return (to_a & (near_a.v <= zero)) | (to_b & (near_b.v <= zero)) | (to_line & (near_line.v <= zero));
-    };
+    Signs<A> sg{static_dot<A>(ax, ay, bx, by, cx, cy), static_dot<A>(bx, by, ax, ay, cx, cy),
+                sign_of(poly::distance(F(cx), F(cy), F(ax), F(ay), F(r))),
+                sign_of(poly::distance(F(cx), F(cy), F(bx), F(by), F(r))),
+                sign_of(poly::line_distance(F(ax), F(ay), F(bx), F(by), F(cx), F(cy), F(r)))};
     M known;
-    M inside = decide(known);
-    if (xsimd::any(live & ~known)) {
-      using C = CheckedLanes<A>;
-      before_a = refine(before_a, poly::dot(C(ax), C(ay), C(bx), C(by), C(cx), C(cy)));
-      past_b = refine(past_b, poly::dot(C(bx), C(by), C(ax), C(ay), C(cx), C(cy)));
-      near_a = refine(near_a, poly::distance(C(cx), C(cy), C(ax), C(ay), C(r)));
-      near_b = refine(near_b, poly::distance(C(cx), C(cy), C(bx), C(by), C(r)));
-      near_line = refine(near_line, poly::line_distance(C(ax), C(ay), C(bx), C(by), C(cx), C(cy), C(r)));
-      inside = decide(known);
-    }
+    const M inside = decide(sg, known);
+    if (xsimd::any(live & ~known)) [[unlikely]]
+      return exactly<A>(s, c, live, sg);
+    return {live & inside, M(false)};
+  }
+
+  /// The five signs: centre before a, centre past b, and the three distances.
+  template <class A>
+  struct Signs {
+    LaneSign<A> before_a, past_b, near_a, near_b, near_line;
+  };
+
+  /// The scalar test's branches, as lane masks; known: the signs a lane's branch needs.
+  template <class A>
+  [[gnu::always_inline]] static DoubleMask<A> decide(const Signs<A>& sg, DoubleMask<A>& known) {
+    using M = DoubleMask<A>;
+    const Doubles<A> zero(0.0);
+    const M to_a = sg.before_a.v <= zero;
+    const M to_b = (~to_a) & (sg.past_b.v <= zero);
+    const M to_line = (~to_a) & (~to_b);
+    const M branch_known = (to_a & sg.near_a.known) | (to_b & sg.near_b.known) | (to_line & sg.near_line.known);
+    known = sg.before_a.known & (to_a | sg.past_b.known) & branch_known;
+    return (to_a & (sg.near_a.v <= zero)) | (to_b & (sg.near_b.v <= zero)) | (to_line & (sg.near_line.v <= zero));
+  }
+
+  /// Stage 2 for batches with an undecided live lane.
+  template <class A>
+  [[gnu::noinline, gnu::flatten]] static Verdict<DoubleMask<A>> exactly(const Doubles<A>* s, const Doubles<A>* c,
+                                                                       DoubleMask<A> live, Signs<A> sg) {
+    using C = CheckedLanes<A>;
+    const Doubles<A> &ax = s[0], &ay = s[1], &bx = s[2], &by = s[3];
+    const Doubles<A> &cx = c[0], &cy = c[1], &r = c[2];
+    sg.before_a = refine(sg.before_a, poly::dot(C(ax), C(ay), C(bx), C(by), C(cx), C(cy)));
+    sg.past_b = refine(sg.past_b, poly::dot(C(bx), C(by), C(ax), C(ay), C(cx), C(cy)));
+    sg.near_a = refine(sg.near_a, poly::distance(C(cx), C(cy), C(ax), C(ay), C(r)));
+    sg.near_b = refine(sg.near_b, poly::distance(C(cx), C(cy), C(bx), C(by), C(r)));
+    sg.near_line = refine(sg.near_line, poly::line_distance(C(ax), C(ay), C(bx), C(by), C(cx), C(cy), C(r)));
+    DoubleMask<A> known;
+    const DoubleMask<A> inside = decide(sg, known);
     return {live & known & inside, live & ~known};
   }
 };

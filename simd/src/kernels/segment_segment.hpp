@@ -52,7 +52,7 @@ struct SegmentSegmentKernel {
   /// Batches with an overlapping lane the filter cannot decide (degenerate-looking
   /// input): stage 2 for the undecided signs, then the scalar test's general logic.
   template <class A>
-  [[gnu::noinline]] static Verdict<DoubleMask<A>> exactly(const Doubles<A>* s, const Doubles<A>* t,
+  [[gnu::noinline, gnu::flatten]] static Verdict<DoubleMask<A>> exactly(const Doubles<A>* s, const Doubles<A>* t,
                                                          DoubleMask<A> boxes, LaneSign<A> o1, LaneSign<A> o2,
                                                          LaneSign<A> o3, LaneSign<A> o4) {
     using D = Doubles<A>;
