@@ -46,7 +46,9 @@ class Draw {
   float length() {
     return lattice_ ? static_cast<float>(static_cast<int>(unit() * 3) - 1) : static_cast<float>(unit() * 2 - 1);
   }
-  float radius() { return lattice_ ? static_cast<float>(static_cast<int>(unit() * 3)) : static_cast<float>(unit() * 0.6); }
+  float radius() {
+    return lattice_ ? static_cast<float>(static_cast<int>(unit() * 3)) : static_cast<float>(unit() * 0.6);
+  }
   float size() { return lattice_ ? static_cast<float>(static_cast<int>(unit() * 3)) : static_cast<float>(unit()); }
 
   void shape(bool segment, bool circle, Columns& c) {

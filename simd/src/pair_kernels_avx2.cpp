@@ -3,7 +3,7 @@
 
 namespace hitgrid::simd {
 
-template void PairKernels::operator()<Avx2Arch>(Avx2Arch, PairKind, std::size_t, const ShapeColumns&, const ShapeColumns&,
-                                              std::uint8_t*) const;
+template void PairKernels::operator()<Avx2Arch>(Avx2Arch, PairKind, std::size_t, const ShapeColumns&,
+                                                const ShapeColumns&, std::uint8_t*) const;
 
 }  // namespace hitgrid::simd

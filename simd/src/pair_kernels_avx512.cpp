@@ -9,7 +9,7 @@
 
 namespace hitgrid::simd {
 
-template void PairKernels::operator()<Avx512Arch>(Avx512Arch, PairKind, std::size_t, const ShapeColumns&, const ShapeColumns&,
-                                              std::uint8_t*) const;
+template void PairKernels::operator()<Avx512Arch>(Avx512Arch, PairKind, std::size_t, const ShapeColumns&,
+                                                  const ShapeColumns&, std::uint8_t*) const;
 
 }  // namespace hitgrid::simd

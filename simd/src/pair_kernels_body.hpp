@@ -18,12 +18,18 @@ void PairKernels::operator()(A, PairKind kind, std::size_t n, const ShapeColumns
                              std::uint8_t* out) const {
   using namespace kernels;
   switch (kind) {
-    case PairKind::segment_segment: return PairDriver<SegmentSegmentKernel, A>::run(kind, n, a, b, out);
-    case PairKind::segment_circle: return PairDriver<SegmentCircleKernel, A>::run(kind, n, a, b, out);
-    case PairKind::segment_box: return PairDriver<SegmentBoxKernel, A>::run(kind, n, a, b, out);
-    case PairKind::circle_circle: return PairDriver<CircleCircleKernel, A>::run(kind, n, a, b, out);
-    case PairKind::circle_box: return PairDriver<CircleBoxKernel, A>::run(kind, n, a, b, out);
-    case PairKind::box_box: return PairDriver<BoxBoxKernel, A>::run(kind, n, a, b, out);
+    case PairKind::segment_segment:
+      return PairDriver<SegmentSegmentKernel, A>::run(kind, n, a, b, out);
+    case PairKind::segment_circle:
+      return PairDriver<SegmentCircleKernel, A>::run(kind, n, a, b, out);
+    case PairKind::segment_box:
+      return PairDriver<SegmentBoxKernel, A>::run(kind, n, a, b, out);
+    case PairKind::circle_circle:
+      return PairDriver<CircleCircleKernel, A>::run(kind, n, a, b, out);
+    case PairKind::circle_box:
+      return PairDriver<CircleBoxKernel, A>::run(kind, n, a, b, out);
+    case PairKind::box_box:
+      return PairDriver<BoxBoxKernel, A>::run(kind, n, a, b, out);
   }
 }
 

@@ -44,11 +44,15 @@ void raycast_boxes(Isa isa, QueryKind kind, std::size_t n, ShapeColumns queries,
   require_concrete(isa, "raycast_boxes");
 #ifdef HITGRID_X86_KERNELS
   switch (isa) {
-    case Isa::sse2: return QueryKernels{}.raycast(Sse2Arch{}, kind, n, queries, boxes, out);
-    case Isa::avx2: return QueryKernels{}.raycast(Avx2Arch{}, kind, n, queries, boxes, out);
-    case Isa::avx512: return QueryKernels{}.raycast(Avx512Arch{}, kind, n, queries, boxes, out);
+    case Isa::sse2:
+      return QueryKernels{}.raycast(Sse2Arch{}, kind, n, queries, boxes, out);
+    case Isa::avx2:
+      return QueryKernels{}.raycast(Avx2Arch{}, kind, n, queries, boxes, out);
+    case Isa::avx512:
+      return QueryKernels{}.raycast(Avx512Arch{}, kind, n, queries, boxes, out);
     case Isa::automatic:
-    case Isa::scalar: break;
+    case Isa::scalar:
+      break;
   }
 #endif
   for (std::size_t i = 0; i < n; ++i) raycast_box_scalar(kind, queries, boxes, i, out);
@@ -58,11 +62,15 @@ void time_of_impact_batch(Isa isa, std::size_t n, MovingCircleColumns c1, Moving
   require_concrete(isa, "time_of_impact_batch");
 #ifdef HITGRID_X86_KERNELS
   switch (isa) {
-    case Isa::sse2: return QueryKernels{}.time_of_impact(Sse2Arch{}, n, c1, c2, out);
-    case Isa::avx2: return QueryKernels{}.time_of_impact(Avx2Arch{}, n, c1, c2, out);
-    case Isa::avx512: return QueryKernels{}.time_of_impact(Avx512Arch{}, n, c1, c2, out);
+    case Isa::sse2:
+      return QueryKernels{}.time_of_impact(Sse2Arch{}, n, c1, c2, out);
+    case Isa::avx2:
+      return QueryKernels{}.time_of_impact(Avx2Arch{}, n, c1, c2, out);
+    case Isa::avx512:
+      return QueryKernels{}.time_of_impact(Avx512Arch{}, n, c1, c2, out);
     case Isa::automatic:
-    case Isa::scalar: break;
+    case Isa::scalar:
+      break;
   }
 #endif
   for (std::size_t i = 0; i < n; ++i) time_of_impact_scalar(c1, c2, i, out);

@@ -18,10 +18,10 @@ struct QueryKernels {
                       const ToiOutput& out) const;
 };
 
-#define HITGRID_QUERY_KERNELS(prefix, Arch)                                                                          \
-  prefix template void QueryKernels::raycast<Arch>(Arch, QueryKind, std::size_t, const ShapeColumns&,                 \
-                                                   const ShapeColumns&, const SlabOutput&) const;                     \
-  prefix template void QueryKernels::time_of_impact<Arch>(Arch, std::size_t, const MovingCircleColumns&,              \
+#define HITGRID_QUERY_KERNELS(prefix, Arch)                                                              \
+  prefix template void QueryKernels::raycast<Arch>(Arch, QueryKind, std::size_t, const ShapeColumns&,    \
+                                                   const ShapeColumns&, const SlabOutput&) const;        \
+  prefix template void QueryKernels::time_of_impact<Arch>(Arch, std::size_t, const MovingCircleColumns&, \
                                                           const MovingCircleColumns&, const ToiOutput&) const;
 
 HITGRID_QUERY_KERNELS(extern, Sse2Arch)

@@ -13,7 +13,6 @@
 // 0 .. 2 x (widest lane count) are checked at every start offset, with sentinels after
 // the end. Under the sanitizers the count drops 20-fold; HITGRID_TEST_SCALE scales it.
 #include <catch2/catch.hpp>
-
 #include <cstdint>
 #include <cstdio>
 #include <stdexcept>
@@ -102,12 +101,18 @@ PairSet make_pairs(PairKind kind, std::size_t n, std::uint64_t seed, std::pair<A
 PairSet make_pairs(PairKind kind, std::size_t n, std::uint64_t seed) {
   using G = test::Generator;
   switch (kind) {
-    case PairKind::segment_segment: return make_pairs(kind, n, seed, &G::segment_segment, &World::segment_segment);
-    case PairKind::segment_circle: return make_pairs(kind, n, seed, &G::segment_circle, &World::segment_circle);
-    case PairKind::segment_box: return make_pairs(kind, n, seed, &G::segment_box, &World::segment_box);
-    case PairKind::circle_circle: return make_pairs(kind, n, seed, &G::circle_circle, &World::circle_circle);
-    case PairKind::circle_box: return make_pairs(kind, n, seed, &G::circle_box, &World::circle_box);
-    case PairKind::box_box: break;
+    case PairKind::segment_segment:
+      return make_pairs(kind, n, seed, &G::segment_segment, &World::segment_segment);
+    case PairKind::segment_circle:
+      return make_pairs(kind, n, seed, &G::segment_circle, &World::segment_circle);
+    case PairKind::segment_box:
+      return make_pairs(kind, n, seed, &G::segment_box, &World::segment_box);
+    case PairKind::circle_circle:
+      return make_pairs(kind, n, seed, &G::circle_circle, &World::circle_circle);
+    case PairKind::circle_box:
+      return make_pairs(kind, n, seed, &G::circle_box, &World::circle_box);
+    case PairKind::box_box:
+      break;
   }
   return make_pairs(kind, n, seed, &G::box_box, &World::box_box);
 }
@@ -134,8 +139,8 @@ ShapeColumns offset(const ShapeColumns& c, std::size_t first) {
 std::string describe_lane(const PairSet& set, std::size_t i) {
   char buf[256];
   std::snprintf(buf, sizeof buf, "lane %zu: a = {%a, %a, %a, %a}, b = {%a, %a, %a, %a}, scalar %d", i,
-                double{set.a[0][i]}, double{set.a[1][i]}, double{set.a[2][i]}, double{set.a[3][i]},
-                double{set.b[0][i]}, double{set.b[1][i]}, double{set.b[2][i]}, double{set.b[3][i]}, set.want[i]);
+                double{set.a[0][i]}, double{set.a[1][i]}, double{set.a[2][i]}, double{set.a[3][i]}, double{set.b[0][i]},
+                double{set.b[1][i]}, double{set.b[2][i]}, double{set.b[3][i]}, set.want[i]);
   return buf;
 }
 
@@ -215,10 +220,14 @@ TEST_CASE("pair kernels: exactly degenerate lanes are decided", "[simd][pair_ker
   // its one-ulp-off twin, in one batch: filter-undecidable lanes next to easy ones.
   const float up1 = std::nextafter(1.0f, 2.0f);
   const std::vector<std::pair<Segment, Segment>> cases = {
-      {{{0, 0}, {2, 0}}, {{1, 0}, {1, 5}}},         {{{0, 0}, {2, 0}}, {{1, 1e-30f}, {1, 5}}},
-      {{{0, 0}, {1, 1}}, {{1, 1}, {2, 0}}},         {{{0, 0}, {1, 1}}, {{up1, 1}, {2, 0}}},
-      {{{0, 0}, {2, 2}}, {{1, 1}, {3, 3}}},         {{{0, 0}, {1, 1}}, {{up1, up1}, {3, 3}}},
-      {{{0, 0}, {4, 2}}, {{2, 1}, {2, 1}}},         {{{0, 0}, {4, 2}}, {{2, up1}, {2, up1}}},
+      {{{0, 0}, {2, 0}}, {{1, 0}, {1, 5}}},
+      {{{0, 0}, {2, 0}}, {{1, 1e-30f}, {1, 5}}},
+      {{{0, 0}, {1, 1}}, {{1, 1}, {2, 0}}},
+      {{{0, 0}, {1, 1}}, {{up1, 1}, {2, 0}}},
+      {{{0, 0}, {2, 2}}, {{1, 1}, {3, 3}}},
+      {{{0, 0}, {1, 1}}, {{up1, up1}, {3, 3}}},
+      {{{0, 0}, {4, 2}}, {{2, 1}, {2, 1}}},
+      {{{0, 0}, {4, 2}}, {{2, up1}, {2, up1}}},
       {{{1e7f, 1e7f}, {1e7f + 4, 1e7f + 2}}, {{1e7f + 2, 1e7f + 1}, {0, 0}}},
       {{{1e7f, 1e7f}, {1e7f + 4, 1e7f + 2}}, {{1e7f + 2, 1e7f + 2}, {1e7f + 3, 1e7f + 9}}},
   };

@@ -8,9 +8,8 @@
 // otherwise simply another ray), a "small world" of random queries and boxes, and swept
 // circles built from the circle-circle families with random and lattice velocities,
 // including zero relative velocity, touching starts and grazing passes.
-#include <catch2/catch.hpp>
-
 #include <bit>
+#include <catch2/catch.hpp>
 #include <cstdint>
 #include <string>
 #include <vector>

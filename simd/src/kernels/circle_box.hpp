@@ -30,7 +30,7 @@ struct CircleBoxKernel {
 
   template <class A>
   [[gnu::noinline, gnu::flatten]] static Verdict<DoubleMask<A>> exactly(const Doubles<A>* c, Doubles<A> qx,
-                                                                       Doubles<A> qy, LaneSign<A> gap) {
+                                                                        Doubles<A> qy, LaneSign<A> gap) {
     using C = CheckedLanes<A>;
     gap = refine(gap, poly::distance(C(c[0]), C(c[1]), C(qx), C(qy), C(c[2])));
     return {gap.known & (gap.v <= Doubles<A>(0.0)), ~gap.known};

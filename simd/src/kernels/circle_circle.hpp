@@ -32,7 +32,7 @@ struct CircleCircleKernel {
 
   template <class A>
   [[gnu::noinline, gnu::flatten]] static Verdict<DoubleMask<A>> exactly(const Doubles<A>* c, const Doubles<A>* d,
-                                                                       DoubleMask<A> live, LaneSign<A> gap) {
+                                                                        DoubleMask<A> live, LaneSign<A> gap) {
     using C = CheckedLanes<A>;
     gap = refine(gap, poly::center_distance(C(c[0]), C(c[1]), C(d[0]), C(d[1]), C(c[2]), C(d[2])));
     return {live & gap.known & (gap.v <= Doubles<A>(0.0)), live & ~gap.known};

@@ -66,8 +66,9 @@ struct LaneSign {
 /// ccwerrboundA; core's two_product_bound). The same polynomial serves the dot product
 /// (l + r) with r negated, which changes nothing in the bound.
 template <class A>
-[[gnu::always_inline]] inline LaneSign<A> static_orient(const Doubles<A>& ax, const Doubles<A>& ay, const Doubles<A>& bx, const Doubles<A>& by,
-                          const Doubles<A>& cx, const Doubles<A>& cy) {
+[[gnu::always_inline]] inline LaneSign<A> static_orient(const Doubles<A>& ax, const Doubles<A>& ay,
+                                                        const Doubles<A>& bx, const Doubles<A>& by,
+                                                        const Doubles<A>& cx, const Doubles<A>& cy) {
   const Doubles<A> l = (bx - ax) * (cy - ay);
   const Doubles<A> r = (by - ay) * (cx - ax);
   const Doubles<A> det = l - r;
@@ -77,8 +78,8 @@ template <class A>
 
 /// dot(b - a, c - a) with the same static bound (core's dot_sign filter).
 template <class A>
-[[gnu::always_inline]] inline LaneSign<A> static_dot(const Doubles<A>& ax, const Doubles<A>& ay, const Doubles<A>& bx, const Doubles<A>& by,
-                       const Doubles<A>& cx, const Doubles<A>& cy) {
+[[gnu::always_inline]] inline LaneSign<A> static_dot(const Doubles<A>& ax, const Doubles<A>& ay, const Doubles<A>& bx,
+                                                     const Doubles<A>& by, const Doubles<A>& cx, const Doubles<A>& cy) {
   const Doubles<A> l = (bx - ax) * (cx - ax);
   const Doubles<A> r = (by - ay) * (cy - ay);
   const Doubles<A> s = l + r;
@@ -95,7 +96,7 @@ template <class A>
 
 template <class A>
 struct CheckedLanes {
-  Doubles<A> v;          // the rounded value
+  Doubles<A> v;           // the rounded value
   DoubleMask<A> inexact;  // lanes in which some operation rounded
 
   CheckedLanes(const Doubles<A>& value) : v(value), inexact(false) {}  // NOLINT: inputs are exact
@@ -104,7 +105,8 @@ struct CheckedLanes {
 
 /// s = fl(a + b) is exact iff the two-sum error (Knuth) is zero.
 template <class A>
-[[gnu::always_inline]] inline CheckedLanes<A> checked_sum(const CheckedLanes<A>& a, const Doubles<A>& bv, const DoubleMask<A>& b_inexact) {
+[[gnu::always_inline]] inline CheckedLanes<A> checked_sum(const CheckedLanes<A>& a, const Doubles<A>& bv,
+                                                          const DoubleMask<A>& b_inexact) {
   const Doubles<A> s = a.v + bv;
   const Doubles<A> b_virtual = s - a.v;
   const Doubles<A> a_virtual = s - b_virtual;

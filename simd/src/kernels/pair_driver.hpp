@@ -47,7 +47,7 @@ struct PairDriver {
                      const ShapeColumns& a, const ShapeColumns& b, std::uint8_t* out) {
     store(hit, count, out + first);
     if (count < 32) unsure &= (1u << count) - 1u;
-    while (unsure != 0) [[unlikely]] {
+    while (unsure != 0) {
       const auto k = static_cast<std::size_t>(__builtin_ctz(unsure));
       out[first + k] = test_pair_scalar(kind, a, b, first + k) ? 1 : 0;
       unsure &= unsure - 1;
@@ -56,7 +56,8 @@ struct PairDriver {
 
   // flatten: inline the kernel's lane arithmetic (xsimd's small functions, the polynomials
   // of core/src) into the loop; GCC left some of it out of line and spilled every batch.
-  [[gnu::flatten]] static void run(PairKind kind, std::size_t n, const ShapeColumns& a, const ShapeColumns& b, std::uint8_t* out) {
+  [[gnu::flatten]] static void run(PairKind kind, std::size_t n, const ShapeColumns& a, const ShapeColumns& b,
+                                   std::uint8_t* out) {
     // Local copies of the column pointers: `out` is a byte pointer, which may alias
     // anything, so members read through a and b would be reloaded after every store.
     const float* ga[4];

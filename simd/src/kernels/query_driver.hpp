@@ -19,7 +19,8 @@ struct QueryDriver {
 
   /// Loads `columns` columns at i: straight if a full batch remains, else padded.
   template <int columns>
-  static void load(const float* const (&cols)[columns], std::size_t i, std::size_t count, Doubles<A> (&lanes)[columns]) {
+  static void load(const float* const (&cols)[columns], std::size_t i, std::size_t count,
+                   Doubles<A> (&lanes)[columns]) {
     for (int k = 0; k < columns; ++k) {
       if (count == width) {
         lanes[k] = load_widened<A>(cols[k] + i);

@@ -40,11 +40,12 @@ struct SegmentBoxKernel {
 
   template <class A>
   [[gnu::noinline, gnu::flatten]] static Verdict<DoubleMask<A>> exactly(const Doubles<A>* s, DoubleMask<A> overlap,
-                                                                       Doubles<A> hix, Doubles<A> hiy, Doubles<A> lox,
-                                                                       Doubles<A> loy, LaneSign<A> hi, LaneSign<A> lo) {
+                                                                        Doubles<A> hix, Doubles<A> hiy, Doubles<A> lox,
+                                                                        Doubles<A> loy, LaneSign<A> hi,
+                                                                        LaneSign<A> lo) {
     using C = CheckedLanes<A>;
     using M = DoubleMask<A>;
-    const Doubles<A> &ax = s[0], &ay = s[1], &bx = s[2], &by = s[3];
+    const Doubles<A>&ax = s[0], &ay = s[1], &bx = s[2], &by = s[3];
     hi = refine(hi, poly::orient(C(ax), C(ay), C(bx), C(by), C(hix), C(hiy)));
     lo = refine(lo, poly::orient(C(ax), C(ay), C(bx), C(by), C(lox), C(loy)));
     // Decided as soon as one known sign separates; otherwise both must be known.

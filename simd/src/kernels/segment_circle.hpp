@@ -67,10 +67,10 @@ struct SegmentCircleKernel {
   /// Stage 2 for batches with an undecided live lane.
   template <class A>
   [[gnu::noinline, gnu::flatten]] static Verdict<DoubleMask<A>> exactly(const Doubles<A>* s, const Doubles<A>* c,
-                                                                       DoubleMask<A> live, Signs<A> sg) {
+                                                                        DoubleMask<A> live, Signs<A> sg) {
     using C = CheckedLanes<A>;
-    const Doubles<A> &ax = s[0], &ay = s[1], &bx = s[2], &by = s[3];
-    const Doubles<A> &cx = c[0], &cy = c[1], &r = c[2];
+    const Doubles<A>&ax = s[0], &ay = s[1], &bx = s[2], &by = s[3];
+    const Doubles<A>&cx = c[0], &cy = c[1], &r = c[2];
     sg.before_a = refine(sg.before_a, poly::dot(C(ax), C(ay), C(bx), C(by), C(cx), C(cy)));
     sg.past_b = refine(sg.past_b, poly::dot(C(bx), C(by), C(ax), C(ay), C(cx), C(cy)));
     sg.near_a = refine(sg.near_a, poly::distance(C(cx), C(cy), C(ax), C(ay), C(r)));

@@ -13,8 +13,8 @@
 // batches where some overlapping lane is undecided, from the exactness check (stage 2).
 #pragma once
 
-#include "predicate_polynomials.hpp"  // core/src
 #include "lane_numbers.hpp"
+#include "predicate_polynomials.hpp"  // core/src
 #include "verdict.hpp"
 
 namespace hitgrid::simd::kernels {
@@ -53,8 +53,9 @@ struct SegmentSegmentKernel {
   /// input): stage 2 for the undecided signs, then the scalar test's general logic.
   template <class A>
   [[gnu::noinline, gnu::flatten]] static Verdict<DoubleMask<A>> exactly(const Doubles<A>* s, const Doubles<A>* t,
-                                                         DoubleMask<A> boxes, LaneSign<A> o1, LaneSign<A> o2,
-                                                         LaneSign<A> o3, LaneSign<A> o4) {
+                                                                        DoubleMask<A> boxes, LaneSign<A> o1,
+                                                                        LaneSign<A> o2, LaneSign<A> o3,
+                                                                        LaneSign<A> o4) {
     using D = Doubles<A>;
     using M = DoubleMask<A>;
     using C = CheckedLanes<A>;

@@ -43,10 +43,10 @@ template <class A>
   const F disc = poly::toi_discriminant(c1x, c1y, r1, v1x, v1y, c2x, c2y, r2, v2x, v2y);
   const D zero(0.0);
   const M c_known = gap0.certain();
-  const M overlapping = gap0.v < zero, touching = gap0.v == zero, apart = gap0.v > zero;
+  const M overlapping = gap0.v<zero, touching = gap0.v == zero, apart = gap0.v> zero;
   // Apart: the contact decision with the scalar code's short-circuit order.
   const M end_contact = gap1.v <= zero;
-  const M b_neg = b.v < zero, ab_pos = ab.v > zero, disc_ok = disc.v >= zero;
+  const M b_neg = b.v<zero, ab_pos = ab.v> zero, disc_ok = disc.v >= zero;
   const M b_known = b.certain(), ab_known = ab.certain(), disc_known = disc.certain();
   const M chain_known = b_known & (~b_neg | (ab_known & (~ab_pos | disc_known)));
   const M contact = end_contact | (b_neg & ab_pos & disc_ok);
@@ -57,7 +57,8 @@ template <class A>
   const M known = c_known & (~apart | (contact_known & (~contact | values_ok)));
   const D t = gap0.v / (-b.v + xsimd::sqrt(disc.v));
   const D t_clamped = xsimd::select(D(1.0) < t, D(1.0), t);  // std::min(t, 1.0)
-  const D kind = xsimd::select(overlapping, D(1.0), xsimd::select(touching, D(2.0), xsimd::select(impact, D(3.0), zero)));
+  const D kind =
+      xsimd::select(overlapping, D(1.0), xsimd::select(touching, D(2.0), xsimd::select(impact, D(3.0), zero)));
   return {kind, xsimd::select(impact, t_clamped, zero), ~known};
 }
 
