@@ -1,0 +1,85 @@
+// Segment-circle in lanes. Scalar twin: intersects(const Segment&, const Circle&) in
+// core/src/intersects.cpp:
+//
+//   bounding boxes apart (computed in double: c.x - r rounds, monotonically, so the
+//   rejection is conservative; the same expression as the scalar test)   -> false
+//   dot(b - a, c - a) <= 0   (centre projects before a, or a == b)   -> |c - a|^2 <= r^2
+//   dot(a - b, c - b) <= 0   (centre projects past b)                -> |c - b|^2 <= r^2
+//   otherwise                                                        -> cross(b - a, c - a)^2 <= r^2 |b - a|^2
+//
+// All five signs are evaluated in every lane (stage 1: static bound for the dot
+// products, running bound for the distances); the lane's verdict then needs only the signs
+// on its own branch to be known.
+#pragma once
+
+#include "lane_numbers.hpp"
+#include "predicate_polynomials.hpp"  // core/src
+#include "verdict.hpp"
+
+namespace hitgrid::simd::kernels {
+
+struct SegmentCircleKernel {
+  static constexpr int columns_a = 4, columns_b = 3;
+  static constexpr bool float_lanes = false;
+
+  template <class A>
+  [[gnu::always_inline]] static Verdict<DoubleMask<A>> block(const Doubles<A>* s, const Doubles<A>* c) {
+    using D = Doubles<A>;
+    using M = DoubleMask<A>;
+    const D &ax = s[0], &ay = s[1], &bx = s[2], &by = s[3];
+    const D &cx = c[0], &cy = c[1], &r = c[2];
+    const M apart = (xsimd::max(ax, bx) < cx - r) | (xsimd::min(ax, bx) > cx + r) | (xsimd::max(ay, by) < cy - r) |
+                    (xsimd::min(ay, by) > cy + r);
+    const M live = ~apart;
+    if (!xsimd::any(live)) return {M(false), M(false)};
+
+    using F = FilteredLanes<A>;
+    Signs<A> sg{static_dot<A>(ax, ay, bx, by, cx, cy), static_dot<A>(bx, by, ax, ay, cx, cy),
+                sign_of(poly::distance(F(cx), F(cy), F(ax), F(ay), F(r))),
+                sign_of(poly::distance(F(cx), F(cy), F(bx), F(by), F(r))),
+                sign_of(poly::line_distance(F(ax), F(ay), F(bx), F(by), F(cx), F(cy), F(r)))};
+    M known;
+    const M inside = decide(sg, known);
+    if (xsimd::any(live & ~known)) [[unlikely]]
+      return exactly<A>(s, c, live, sg);
+    return {live & inside, M(false)};
+  }
+
+  /// The five signs: centre before a, centre past b, and the three distances.
+  template <class A>
+  struct Signs {
+    LaneSign<A> before_a, past_b, near_a, near_b, near_line;
+  };
+
+  /// The scalar test's branches, as lane masks; known: the signs a lane's branch needs.
+  template <class A>
+  [[gnu::always_inline]] static DoubleMask<A> decide(const Signs<A>& sg, DoubleMask<A>& known) {
+    using M = DoubleMask<A>;
+    const Doubles<A> zero(0.0);
+    const M to_a = sg.before_a.v <= zero;
+    const M to_b = (~to_a) & (sg.past_b.v <= zero);
+    const M to_line = (~to_a) & (~to_b);
+    const M branch_known = (to_a & sg.near_a.known) | (to_b & sg.near_b.known) | (to_line & sg.near_line.known);
+    known = sg.before_a.known & (to_a | sg.past_b.known) & branch_known;
+    return (to_a & (sg.near_a.v <= zero)) | (to_b & (sg.near_b.v <= zero)) | (to_line & (sg.near_line.v <= zero));
+  }
+
+  /// Stage 2 for batches with an undecided live lane.
+  template <class A>
+  [[gnu::noinline, gnu::flatten]] static Verdict<DoubleMask<A>> exactly(const Doubles<A>* s, const Doubles<A>* c,
+                                                                        DoubleMask<A> live, Signs<A> sg) {
+    using C = CheckedLanes<A>;
+    const Doubles<A>&ax = s[0], &ay = s[1], &bx = s[2], &by = s[3];
+    const Doubles<A>&cx = c[0], &cy = c[1], &r = c[2];
+    sg.before_a = refine(sg.before_a, poly::dot(C(ax), C(ay), C(bx), C(by), C(cx), C(cy)));
+    sg.past_b = refine(sg.past_b, poly::dot(C(bx), C(by), C(ax), C(ay), C(cx), C(cy)));
+    sg.near_a = refine(sg.near_a, poly::distance(C(cx), C(cy), C(ax), C(ay), C(r)));
+    sg.near_b = refine(sg.near_b, poly::distance(C(cx), C(cy), C(bx), C(by), C(r)));
+    sg.near_line = refine(sg.near_line, poly::line_distance(C(ax), C(ay), C(bx), C(by), C(cx), C(cy), C(r)));
+    DoubleMask<A> known;
+    const DoubleMask<A> inside = decide(sg, known);
+    return {live & known & inside, live & ~known};
+  }
+};
+
+}  // namespace hitgrid::simd::kernels
