@@ -32,9 +32,9 @@ std::string_view broad_phase_name(BroadPhase method) {
 PairList find_pairs(const Scene& scene, const FindPairsOptions& options, FindPairsReport* report) {
   if (!std::isfinite(options.cell_size) || options.cell_size < 0.0f)
     throw Error("cell size must be a finite number >= 0 (0 chooses it automatically)");
-  // The narrow phase is scalar until the SIMD kernels land; the requested ISA is still
-  // checked so that scripts asking for an ISA the machine lacks fail now, not later.
-  resolve_isa(options.isa);
+  // Checked up front for every method, so that scripts asking for an ISA the machine
+  // lacks fail whichever method runs.
+  const Isa isa = resolve_isa(options.isa);
   const unsigned threads =
       options.threads == 0 ? static_cast<unsigned>(tbb::info::default_concurrency()) : options.threads;
   const BroadPhase method = options.method == BroadPhase::automatic ? BroadPhase::grid : options.method;
@@ -64,9 +64,11 @@ PairList find_pairs(const Scene& scene, const FindPairsOptions& options, FindPai
       GridStats g;
       GridOptions go;
       go.cell_size = options.cell_size;
+      go.isa = isa;
       pairs = uniform_grid_pairs(scene, go, &g);
       local.candidates = g.candidates;
       local.cell_size = g.cell_size;
+      local.isa = g.isa;
       local.stages = {{"bounds", g.bounds_ms},
                       {"bucket", g.bucket_ms},
                       {"small_pairs", g.pairs_ms},

@@ -14,7 +14,7 @@
 #include <numeric>
 
 #include "hitgrid/core/stopwatch.hpp"
-#include "radix_sort.hpp"
+#include "pair_batch.hpp"
 
 namespace hitgrid {
 namespace {
@@ -48,27 +48,40 @@ inline std::uint32_t overlap_mask8(const float* minx, const float* maxx, const f
 }  // namespace
 
 struct HomeGrid::Scratch {
-  // Candidate pairs (positions in home-cell order) waiting for the exact test.
-  std::uint32_t candidate_a[candidate_capacity], candidate_b[candidate_capacity];
+  explicit Scratch(const PairBatch& b) : batch(b) {}
+  // Candidate pairs (positions in home-cell order) waiting to be queued for the exact test.
+  std::uint32_t candidate_a[candidate_capacity]{}, candidate_b[candidate_capacity]{};
   std::uint32_t candidate_count = 0;
+  PairBatch batch;
   std::vector<std::uint64_t> pairs;
   std::vector<std::uint32_t> own, others;  // a crowded cell's shapes and its neighbours', sorted
-  std::uint32_t candidates[chunk];
-  std::uint64_t tested = 0;
+  std::uint32_t candidates[chunk]{};
+};
+
+/// Per-thread scratch, each with an empty batch for this grid's ISA.
+class HomeGrid::ScratchSet : public tbb::enumerable_thread_specific<Scratch> {
+ public:
+  explicit ScratchSet(const HomeGrid& g)
+      : tbb::enumerable_thread_specific<Scratch>(Scratch(PairBatch(g.isa_, g.kinds_, g.keys_))) {}
+  /// Runs the queued tests and hands the pairs over.
+  void collect(PairKeys& out, HomeGridStats& stats) {
+    for (Scratch& t : *this) {
+      t.batch.flush(t.pairs);
+      stats.candidates += t.batch.tested();
+      out.append(t.pairs);
+    }
+  }
 };
 
 void HomeGrid::pairs_among(PairKeys& out) {
   Stopwatch clock;
-  tbb::enumerable_thread_specific<Scratch> scratch;
+  ScratchSet scratch(*this);
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, rows_.size(), 4), [&](const auto& r) {
     Scratch& t = scratch.local();
     for (std::size_t k = r.begin(); k != r.end(); ++k) row_pairs(k, t);
     flush(t);
   });
-  for (Scratch& t : scratch) {
-    stats_.candidates += t.tested;
-    out.append(t.pairs);
-  }
+  scratch.collect(out, stats_);
   stats_.pairs_ms = clock.lap_ms();
 }
 
@@ -222,12 +235,7 @@ void HomeGrid::test_range(std::uint32_t shape, const ShapeRecord& r, std::uint32
 }
 
 void HomeGrid::exact(std::uint32_t a, const float* ga, std::uint32_t b, const float* gb, Scratch& t) const {
-  if (b < a) {
-    std::swap(a, b);
-    std::swap(ga, gb);
-  }
-  ++t.tested;
-  if (intersects_packed(kinds_.kind(a), ga, kinds_.kind(b), gb)) t.pairs.push_back(keys_.key(a, b));
+  t.batch.add(a, ga, b, gb, t.pairs);
 }
 
 /// A large shape's home cells in one row: columns [lo, hi] (relative to col0_).
@@ -277,7 +285,7 @@ void HomeGrid::pairs_with_large(PairKeys& out) {
           });
       });
     }
-    tbb::enumerable_thread_specific<Scratch> scratch;
+    ScratchSet scratch(*this);
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, rows, 4), [&](const auto& r) {
       Scratch& t = scratch.local();
       for (std::size_t k = r.begin(); k != r.end(); ++k)
@@ -288,10 +296,7 @@ void HomeGrid::pairs_with_large(PairKeys& out) {
           test_range(large[span.large], records[span.large], begin, end, t);
         }
     });
-    for (Scratch& t : scratch) {
-      stats_.candidates += t.tested;
-      out.append(t.pairs);
-    }
+    scratch.collect(out, stats_);
   }
   stats_.large_ms = clock.lap_ms();
 }

@@ -21,6 +21,7 @@
 
 #include "cell_size.hpp"
 #include "hitgrid/broadphase/grid_cells.hpp"
+#include "hitgrid/simd/isa.hpp"
 #include "packed_shapes.hpp"
 #include "pair_keys.hpp"
 #include "uninitialized_vector.hpp"
@@ -43,8 +44,9 @@ class HomeGrid {
   /// a quarter as many rows of cells as there are shapes: then each would test nearly
   /// every shape of every row it crosses (its bounding box filters nothing), and the tiled
   /// grid, which tests a pair only in a cell both occupy, is faster (1.6x on long_tail).
+  /// Exact tests run on `isa` (concrete: see resolve_isa).
   HomeGrid(const Scene& scene, KindRanges kinds, PairKeyCodec keys, int log2_cell, const SceneExtent& extent,
-           bool may_give_up, HomeGridStats& stats);
+           bool may_give_up, Isa isa, HomeGridStats& stats);
 
   /// Whether a shape with these bounds is small in a grid of these cells.
   static bool is_small(const GridCells& cells, const Aabb& box) {
@@ -68,6 +70,7 @@ class HomeGrid {
     bool crowded;  // may hold a crowded cell (see crowded_cell)
   };
   struct Scratch;
+  class ScratchSet;
   struct LargeSpan;
 
   void bucket_by_rows(const Scene& scene, std::uint64_t row_count, bool may_give_up);
@@ -94,6 +97,7 @@ class HomeGrid {
   KindRanges kinds_;
   PairKeyCodec keys_;
   GridCells cells_;
+  Isa isa_;
   HomeGridStats& stats_;
   std::int64_t col0_ = 0, row0_ = 0;
   std::uint64_t cols_ = 0;

@@ -33,8 +33,8 @@ struct KeyedShape {
 }  // namespace
 
 HomeGrid::HomeGrid(const Scene& scene, KindRanges kinds, PairKeyCodec keys, int log2_cell, const SceneExtent& extent,
-                   bool may_give_up, HomeGridStats& stats)
-    : kinds_(kinds), keys_(keys), cells_(log2_cell), stats_(stats) {
+                   bool may_give_up, Isa isa, HomeGridStats& stats)
+    : kinds_(kinds), keys_(keys), cells_(log2_cell), isa_(isa), stats_(stats) {
   Stopwatch clock;
   const std::size_t n = scene.size();
   if (n != 0) {

@@ -67,7 +67,8 @@ PairList uniform_grid_pairs(const Scene& scene, const GridOptions& options, Grid
   PairKeys keys;
   HomeGridStats home_stats;
   // An explicit cell size is obeyed even where the tiled grid alone would be faster.
-  HomeGrid home(scene, kinds, codec, log2_home, extent, options.cell_size == 0.0f, home_stats);
+  stats.isa = resolve_isa(options.isa);
+  HomeGrid home(scene, kinds, codec, log2_home, extent, options.cell_size == 0.0f, stats.isa, home_stats);
   stats.bucket_ms = home_stats.bucket_ms;
   if (home.many_large()) {
     clock.lap_ms();
@@ -76,6 +77,7 @@ PairList uniform_grid_pairs(const Scene& scene, const GridOptions& options, Grid
     stats.large_shapes = shapes.size();
     tiled_pairs(shapes, nullptr, kinds, codec, std::numeric_limits<int>::min(), options, keys, stats);
     stats.cell_size = stats.large_cell_size;
+    stats.isa = Isa::scalar;
   } else {
     home.pairs_among(keys);
     home.pairs_with_large(keys);

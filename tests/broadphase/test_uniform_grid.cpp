@@ -47,6 +47,22 @@ TEST_CASE("the grid's answer does not depend on the thread count", "[grid]") {
   }
 }
 
+TEST_CASE("the grid's answer does not depend on the instruction set", "[grid]") {
+  for (const auto& [name, scene] : test::broadphase_scenes(3000)) {
+    GridOptions o;
+    o.isa = Isa::scalar;
+    const PairList want = uniform_grid_pairs(scene, o);
+    for (Isa isa : supported_isas()) {
+      INFO(name << ", " << isa_name(isa));
+      o.isa = isa;
+      GridStats stats;
+      CHECK(uniform_grid_pairs(scene, o, &stats) == want);
+      // The tiled grid alone (long shapes everywhere) runs scalar and says so.
+      CHECK((stats.isa == isa || stats.isa == Isa::scalar));
+    }
+  }
+}
+
 TEST_CASE("the grid pins uniform N=1,000,000 seed 1: 185,044 pairs and their hash", "[grid]") {
   GeneratorParams p;
   p.n = 1'000'000;
