@@ -92,7 +92,13 @@ int choose_log2_cell(const UninitializedVector<ShapeRecord>& shapes, const Scene
   if (requested > 0.0f) return std::ilogb(std::max<double>(requested, min_cell));
   const std::vector<float> extents = sampled_extents(shapes);
   const double median = extents.empty() ? 0.0 : extents[extents.size() / 2];
-  double cell = std::max(2.5 * median, mean_spacing(ext, shapes.size()));
+  // Long shapes (long_tail's segments a quarter of the world long) cost rows + columns
+  // entries whatever the cell size, and smaller cells let fewer of their pairs meet in a
+  // cell by chance: for them the spacing, not the extent, sets the size (cells of 4x the
+  // spacing took 120 ms against 285 ms with 2.5x the median extent, 512, for long_tail's
+  // 10,000 long segments).
+  const double spacing = mean_spacing(ext, shapes.size());
+  double cell = std::max(std::min(2.5 * median, 4 * spacing), spacing);
   if (!(cell > 0.0) || !std::isfinite(cell)) cell = 1.0;
   cell = std::max(cell, min_cell);
   return static_cast<int>(std::lround(std::log2(cell)));

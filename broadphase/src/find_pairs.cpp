@@ -72,7 +72,8 @@ PairList find_pairs(const Scene& scene, const FindPairsOptions& options, FindPai
       local.stages = {{"bounds", g.bounds_ms},
                       {"bucket", g.bucket_ms},
                       {"small_pairs", g.pairs_ms},
-                      {"large_pairs", g.large_ms},
+                      {"large_small_pairs", g.large_ms},
+                      {"large_large_pairs", g.large_large_ms},
                       {"merge", g.merge_ms}};
     } else {
       SweepStats s;

@@ -55,6 +55,7 @@ struct HomeGrid::Scratch {
   PairBatch batch;
   std::vector<std::uint64_t> pairs;
   std::vector<std::uint32_t> own, others;  // a crowded cell's shapes and its neighbours', sorted
+  std::vector<std::uint32_t> col_start;    // where each column's shapes begin in one row
   std::uint32_t candidates[chunk]{};
 };
 
@@ -143,11 +144,16 @@ void HomeGrid::row_pairs(std::size_t k, Scratch& t) const {
     }
     const float x0 = minx_[a];
     sweep(a, a + 1, row.end, t);
-    // lo only has to stay at or before the first shape above that can still reach a; it
-    // may lag behind (sweep then tests a few more boxes). Rows hold about as many shapes
-    // as the row below, so three steps without branches per shape keep up; a loop to the
-    // exact place mispredicted its exit about once per shape.
-    for (int step = 0; step < 3; ++step) lo += (lo < up_end) & (maxx[lo] < x0);
+    // Move lo past the shapes above that end before a starts (they cannot reach any later
+    // shape of this row either). It usually moves by zero to two: up to three steps from
+    // independent loads (maxx is padded past the last shape), and a loop only when all
+    // three were taken. (A plain loop mispredicted its exit about once per shape, and a
+    // chain of dependent steps stalled on each load.)
+    const bool s0 = (lo < up_end) & (maxx[lo] < x0), s1 = (lo + 1 < up_end) & (maxx[lo + 1] < x0),
+               s2 = (lo + 2 < up_end) & (maxx[lo + 2] < x0);
+    lo += s0 + (s0 & s1) + (s0 & s1 & s2);
+    if (s0 & s1 & s2)
+      while (lo < up_end && maxx[lo] < x0) ++lo;
     sweep(a, lo, up_end, t);
     ++a;
   }
@@ -288,13 +294,31 @@ void HomeGrid::pairs_with_large(PairKeys& out) {
     ScratchSet scratch(*this);
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, rows, 4), [&](const auto& r) {
       Scratch& t = scratch.local();
-      for (std::size_t k = r.begin(); k != r.end(); ++k)
+      for (std::size_t k = r.begin(); k != r.end(); ++k) {
+        const Row& row = rows_[k];
+        const std::uint64_t count = start[k + 1] - start[k];
+        // Where each column's shapes begin in this row: a table when many spans cross the
+        // row (a binary search per span missed the cache at every step and took most of
+        // long_tail's time), else binary searches.
+        const bool table = count >= 16 && cols_ <= 4 * (count + (row.end - row.begin));
+        if (table) {
+          t.col_start.resize(cols_ + 1);
+          std::uint32_t p = row.begin;
+          for (std::uint64_t c = 0; c <= cols_; ++c) {
+            const double edge = static_cast<double>(static_cast<std::int64_t>(c) + col0_) * cells_.cell_size();
+            while (p < row.end && minx_[p] < edge) ++p;
+            t.col_start[c] = p;
+          }
+        }
         for (std::uint64_t q = start[k]; q < start[k + 1]; ++q) {
           const LargeSpan& span = spans[q];
-          const std::uint32_t begin = first_col_at_least(rows_[k].begin, rows_[k].end, col0_ + span.lo);
-          const std::uint32_t end = first_col_at_least(begin, rows_[k].end, col0_ + span.hi + 1);
+          const std::uint32_t begin =
+              table ? t.col_start[span.lo] : first_col_at_least(row.begin, row.end, col0_ + span.lo);
+          const std::uint32_t end =
+              table ? t.col_start[span.hi + 1] : first_col_at_least(begin, row.end, col0_ + span.hi + 1);
           test_range(large[span.large], records[span.large], begin, end, t);
         }
+      }
     });
     scratch.collect(out, stats_);
   }

@@ -82,7 +82,7 @@ void HomeGrid::bucket_by_rows(const Scene& scene, std::uint64_t row_count, bool 
     }
     large_rows[k] = crossed;
   });
-  if (may_give_up && std::accumulate(large_rows.begin(), large_rows.end(), std::uint64_t{0}) > n / 4) {
+  if (may_give_up && std::accumulate(large_rows.begin(), large_rows.end(), std::uint64_t{0}) > 4 * std::uint64_t{n}) {
     many_large_ = true;
     return;
   }

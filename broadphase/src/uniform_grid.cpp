@@ -47,7 +47,7 @@ void tiled_pairs(const UninitializedVector<ShapeRecord>& records, const std::uin
   TiledGridStats tiled;
   tiled_grid_pairs({records, global, kinds, codec, log2_cell}, out, tiled);
   stats.bucket_ms += tiled.bucket_ms;
-  stats.large_ms += tiled.pairs_ms;
+  stats.large_large_ms = tiled.pairs_ms;
   stats.entries = tiled.entries;
   stats.candidates += tiled.candidates;
 }

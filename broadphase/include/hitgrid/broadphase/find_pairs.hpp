@@ -22,10 +22,10 @@
 namespace hitgrid {
 
 enum class BroadPhase {
-  automatic,       // the fastest method available
-  grid,            // the uniform grid (uniform_grid.hpp)
-  sweep_and_prune, // sort on x, sweep: the simple correct method
-  brute_force,     // all pairs: the reference, O(n^2), for tests and small scenes
+  automatic,        // the fastest method available
+  grid,             // the uniform grid (uniform_grid.hpp)
+  sweep_and_prune,  // sort on x, sweep: the simple correct method
+  brute_force,      // all pairs: the reference, O(n^2), for tests and small scenes
 };
 
 struct FindPairsOptions {
@@ -47,10 +47,10 @@ struct StageTime {
 /// What a find_pairs call did, for reports and benchmarks.
 struct FindPairsReport {
   BroadPhase method = BroadPhase::automatic;
-  Isa isa = Isa::scalar;      // the narrow-phase ISA that actually ran
+  Isa isa = Isa::scalar;  // the narrow-phase ISA that actually ran
   unsigned threads = 1;
-  std::uint64_t candidates = 0;  // pairs whose exact test ran
-  double cell_size = 0.0;        // grid cell side used (grid only)
+  std::uint64_t candidates = 0;   // pairs whose exact test ran
+  double cell_size = 0.0;         // grid cell side used (grid only)
   std::vector<StageTime> stages;  // in pipeline order
   double total_ms = 0.0;          // scene in memory to sorted pair list in memory
 };

@@ -48,10 +48,11 @@ class GridCells {
  public:
   /// Cells of side 2^log2_cell. Indices are exact as long as |coordinate| / h < 2^53; the
   /// grid builder chooses log2_cell so that they stay far below that.
-  explicit GridCells(int log2_cell) : log2_cell_(log2_cell), inv_h_(std::ldexp(1.0, -log2_cell)) {}
+  explicit GridCells(int log2_cell)
+      : log2_cell_(log2_cell), h_(std::ldexp(1.0, log2_cell)), inv_h_(std::ldexp(1.0, -log2_cell)) {}
 
   int log2_cell() const { return log2_cell_; }
-  double cell_size() const { return std::ldexp(1.0, log2_cell_); }
+  double cell_size() const { return h_; }
 
   /// Columns (or rows) whose closed extent touches the closed interval [lo, hi].
   CellSpan span(double lo, double hi) const { return {ceil_to_int(lo * inv_h_) - 1, floor_to_int(hi * inv_h_)}; }
@@ -84,6 +85,7 @@ class GridCells {
 
  private:
   int log2_cell_;
+  double h_;
   double inv_h_;
 };
 

@@ -39,11 +39,12 @@ struct GridOptions {
 };
 
 struct GridStats {
-  double bounds_ms = 0.0;  // shapes packed, world extent, cell size
-  double bucket_ms = 0.0;  // small shapes sorted by home cell; large shapes' tile entries
-  double pairs_ms = 0.0;   // small with small
-  double large_ms = 0.0;   // large with small, large with large
-  double merge_ms = 0.0;   // per-thread lists joined and sorted
+  double bounds_ms = 0.0;       // shapes packed, world extent, cell size
+  double bucket_ms = 0.0;       // small shapes sorted by home cell; large shapes' tile entries
+  double pairs_ms = 0.0;        // small with small
+  double large_ms = 0.0;        // large with small
+  double large_large_ms = 0.0;  // large with large (the tiled grid)
+  double merge_ms = 0.0;        // per-thread lists joined and sorted
   double cell_size = 0.0;
   double large_cell_size = 0.0;
   Isa isa = Isa::scalar;  // the ISA the home-cell grid's exact tests ran on
