@@ -140,33 +140,39 @@ void HomeGrid::bucket_by_rows(const Scene& scene, std::uint64_t row_count, bool 
         hi = std::max(hi, t.col[j]);
       }
       // order[rank] = j, by left edge, ties by j (global order). A counting sort by column
-      // leaves only the inversions within each cell, which an insertion sort then removes
-      // in about one step per shape; a crowded cell (or a row much wider than it is full)
-      // is sorted outright.
+      // (column order is left-edge order across cells), then each cell on its own: an
+      // insertion sort for the usual few shapes, std::sort for a crowded one. A row much
+      // wider than it is full is sorted outright.
       auto left = [&](std::uint32_t j) { return t.box[j].min.x; };
+      auto before = [&](std::uint32_t x, std::uint32_t y) {
+        return left(x) < left(y) || (left(x) == left(y) && x < y);
+      };
       t.order.resize(size);
-      bool sorted = false;
       if (hi - lo <= 4 * std::uint64_t{size} + 64) {
         t.count.assign(hi - lo + 2, 0);
         for (std::uint32_t j = 0; j < size; ++j) ++t.count[t.col[j] - lo + 1];
         const std::uint32_t most = *std::max_element(t.count.begin(), t.count.end());
+        rows_[k].crowded = most >= crowded_shapes;
         for (std::size_t c = 1; c < t.count.size(); ++c) t.count[c] += t.count[c - 1];
         for (std::uint32_t j = 0; j < size; ++j) t.order[t.count[t.col[j] - lo]++] = j;
-        rows_[k].crowded = most >= crowded_shapes;
-        if (most <= 16) {
-          for (std::uint32_t i = 1; i < size; ++i) {
-            const std::uint32_t x = t.order[i];
-            std::uint32_t j = i;
-            for (; j > 0 && left(t.order[j - 1]) > left(x); --j) t.order[j] = t.order[j - 1];
-            t.order[j] = x;
+        // Now count[c] is where column lo + c ends.
+        std::uint32_t* order = t.order.data();
+        for (std::size_t c = 0, b = 0; c <= hi - lo; b = t.count[c++]) {
+          const std::size_t e = t.count[c];
+          if (e - b > 32) {
+            std::sort(order + b, order + e, before);
+            continue;
           }
-          sorted = true;
+          for (std::size_t i = b + 1; i < e; ++i) {
+            const std::uint32_t x = order[i];
+            std::size_t j = i;
+            for (; j > b && left(order[j - 1]) > left(x); --j) order[j] = order[j - 1];
+            order[j] = x;
+          }
         }
-      }
-      if (!sorted) {
+      } else {
         std::iota(t.order.begin(), t.order.end(), 0u);
-        std::sort(t.order.begin(), t.order.end(),
-                  [&](std::uint32_t x, std::uint32_t y) { return left(x) < left(y) || (left(x) == left(y) && x < y); });
+        std::sort(t.order.begin(), t.order.end(), before);
       }
       for (std::uint32_t rank = 0; rank < size; ++rank) {
         const std::uint32_t j = t.order[rank];
