@@ -56,6 +56,7 @@ struct HomeGrid::Scratch {
   std::vector<std::uint64_t> pairs;
   std::vector<std::uint32_t> own, others;  // a crowded cell's shapes and its neighbours', sorted
   std::vector<std::uint32_t> col_start;    // where each column's shapes begin in one row
+  RowSorter sorter;
   std::uint32_t candidates[chunk]{};
 };
 
@@ -74,12 +75,36 @@ class HomeGrid::ScratchSet : public tbb::enumerable_thread_specific<Scratch> {
   }
 };
 
+/// Rows not sorted yet are sorted here, a block of rows at a time, and searched while
+/// they are still in the cache (writing the sorted rows out and reading them back later
+/// was a round trip to memory for every shape). A block's last row needs the first row of
+/// the next block, sorted by another task: those rows are searched afterwards.
 void HomeGrid::pairs_among(PairKeys& out) {
   Stopwatch clock;
   ScratchSet scratch(*this);
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, rows_.size(), 4), [&](const auto& r) {
+  const std::size_t rows = rows_.size();
+  std::vector<std::uint8_t> searched(rows, 0);
+  const bool sorting = !rows_sorted_;
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, rows, 8), [&](const auto& r) {
     Scratch& t = scratch.local();
-    for (std::size_t k = r.begin(); k != r.end(); ++k) row_pairs(k, t);
+    if (sorting)
+      for (std::size_t k = r.begin(); k != r.end(); ++k) sort_row(k, t.sorter);
+    for (std::size_t k = r.begin(); k != r.end(); ++k) {
+      const bool needs_next = k + 1 < rows && rows_[k + 1].row == rows_[k].row + 1;
+      if (sorting && needs_next && k + 1 == r.end()) continue;
+      row_pairs(k, t);
+      searched[k] = 1;
+    }
+    flush(t);
+  });
+  if (sorting) {
+    rows_sorted_ = true;
+    UninitializedVector<Item>().swap(items_);
+  }
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, rows, 64), [&](const auto& r) {
+    Scratch& t = scratch.local();
+    for (std::size_t k = r.begin(); k != r.end(); ++k)
+      if (!searched[k]) row_pairs(k, t);
     flush(t);
   });
   scratch.collect(out, stats_);
@@ -256,6 +281,7 @@ struct HomeGrid::LargeSpan {
 /// with a parallel counting sort, and each row is then searched once, in parallel, its
 /// shapes warm in the cache for all the spans that cross it.
 void HomeGrid::pairs_with_large(PairKeys& out) {
+  sort_rows();
   const std::vector<std::uint32_t>& large = large_ids_;
   const UninitializedVector<ShapeRecord>& records = large_records_;
   Stopwatch clock;

@@ -16,13 +16,6 @@
 namespace hitgrid {
 namespace {
 
-/// A shape on its way to its row: global index and geometry (its bounds are derived again
-/// where needed: writing 20 bytes per shape instead of 36 is what this pass costs).
-struct Item {
-  std::uint32_t shape;
-  float g[4];
-};
-
 /// A shape and its home cell (row-major index), for the sparse sort; large shapes get a
 /// key past every cell, which sorts them to the end.
 struct KeyedShape {
@@ -97,7 +90,8 @@ void HomeGrid::bucket_by_rows(const Scene& scene, std::uint64_t row_count, bool 
     for (std::size_t k = 0; k < blocks; ++k)
       for (std::size_t r = 0; r < buckets; ++r) start[r] += std::exchange(place[k * buckets + r], start[r]);
   }
-  UninitializedVector<Item> items(n);
+  UninitializedVector<Item>& items = items_;
+  items.resize(n);
   tbb::parallel_for(std::size_t{0}, blocks, [&](std::size_t k) {
     std::uint32_t* next = place.data() + k * buckets;
     for (std::size_t i = k * block_size; i < std::min(n, (k + 1) * block_size); ++i) {
@@ -119,67 +113,69 @@ void HomeGrid::bucket_by_rows(const Scene& scene, std::uint64_t row_count, bool 
   for (std::uint64_t r = 0; r < row_count; ++r)
     if (row_begin[r + 1] > row_begin[r])
       rows_.push_back({static_cast<std::int64_t>(r), row_begin[r], row_begin[r + 1], true});
-  struct RowScratch {
-    std::vector<Aabb> box;
-    std::vector<std::uint32_t> col, count, order;
-  };
-  tbb::enumerable_thread_specific<RowScratch> scratch;
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, rows_.size(), 8), [&](const auto& range) {
-    RowScratch& t = scratch.local();
-    for (std::size_t k = range.begin(); k != range.end(); ++k) {
-      const Row row = rows_[k];
-      const std::uint32_t size = row.end - row.begin;
-      t.box.resize(size);
-      t.col.resize(size);
-      std::uint32_t lo = std::numeric_limits<std::uint32_t>::max(), hi = 0;
-      for (std::uint32_t j = 0; j < size; ++j) {
-        const Item& it = items[row.begin + j];
-        t.box[j] = bounds_of(kinds_.kind(it.shape), it.g);
-        t.col[j] = static_cast<std::uint32_t>(cells_.index(t.box[j].min.x) - col0_);
-        lo = std::min(lo, t.col[j]);
-        hi = std::max(hi, t.col[j]);
+  rows_sorted_ = false;  // sort_row does it, as pairs_among reaches each row
+}
+
+void HomeGrid::sort_row(std::size_t k, RowSorter& t) {
+  const Row row = rows_[k];
+  const std::uint32_t size = row.end - row.begin;
+  t.box.resize(size);
+  t.col.resize(size);
+  std::uint32_t lo = std::numeric_limits<std::uint32_t>::max(), hi = 0;
+  for (std::uint32_t j = 0; j < size; ++j) {
+    const Item& it = items_[row.begin + j];
+    t.box[j] = bounds_of(kinds_.kind(it.shape), it.g);
+    t.col[j] = static_cast<std::uint32_t>(cells_.index(t.box[j].min.x) - col0_);
+    lo = std::min(lo, t.col[j]);
+    hi = std::max(hi, t.col[j]);
+  }
+  // order[rank] = j, by left edge, ties by j (global order). A counting sort by column
+  // (column order is left-edge order across cells), then each cell on its own: an
+  // insertion sort for the usual few shapes, std::sort for a crowded one. A row much
+  // wider than it is full is sorted outright.
+  auto left = [&](std::uint32_t j) { return t.box[j].min.x; };
+  auto before = [&](std::uint32_t x, std::uint32_t y) { return left(x) < left(y) || (left(x) == left(y) && x < y); };
+  t.order.resize(size);
+  if (hi - lo <= 4 * std::uint64_t{size} + 64) {
+    t.count.assign(hi - lo + 2, 0);
+    for (std::uint32_t j = 0; j < size; ++j) ++t.count[t.col[j] - lo + 1];
+    const std::uint32_t most = *std::max_element(t.count.begin(), t.count.end());
+    rows_[k].crowded = most >= crowded_shapes;
+    for (std::size_t c = 1; c < t.count.size(); ++c) t.count[c] += t.count[c - 1];
+    for (std::uint32_t j = 0; j < size; ++j) t.order[t.count[t.col[j] - lo]++] = j;
+    // Now count[c] is where column lo + c ends.
+    std::uint32_t* order = t.order.data();
+    for (std::size_t c = 0, b = 0; c <= hi - lo; b = t.count[c++]) {
+      const std::size_t e = t.count[c];
+      if (e - b > 32) {
+        std::sort(order + b, order + e, before);
+        continue;
       }
-      // order[rank] = j, by left edge, ties by j (global order). A counting sort by column
-      // (column order is left-edge order across cells), then each cell on its own: an
-      // insertion sort for the usual few shapes, std::sort for a crowded one. A row much
-      // wider than it is full is sorted outright.
-      auto left = [&](std::uint32_t j) { return t.box[j].min.x; };
-      auto before = [&](std::uint32_t x, std::uint32_t y) {
-        return left(x) < left(y) || (left(x) == left(y) && x < y);
-      };
-      t.order.resize(size);
-      if (hi - lo <= 4 * std::uint64_t{size} + 64) {
-        t.count.assign(hi - lo + 2, 0);
-        for (std::uint32_t j = 0; j < size; ++j) ++t.count[t.col[j] - lo + 1];
-        const std::uint32_t most = *std::max_element(t.count.begin(), t.count.end());
-        rows_[k].crowded = most >= crowded_shapes;
-        for (std::size_t c = 1; c < t.count.size(); ++c) t.count[c] += t.count[c - 1];
-        for (std::uint32_t j = 0; j < size; ++j) t.order[t.count[t.col[j] - lo]++] = j;
-        // Now count[c] is where column lo + c ends.
-        std::uint32_t* order = t.order.data();
-        for (std::size_t c = 0, b = 0; c <= hi - lo; b = t.count[c++]) {
-          const std::size_t e = t.count[c];
-          if (e - b > 32) {
-            std::sort(order + b, order + e, before);
-            continue;
-          }
-          for (std::size_t i = b + 1; i < e; ++i) {
-            const std::uint32_t x = order[i];
-            std::size_t j = i;
-            for (; j > b && left(order[j - 1]) > left(x); --j) order[j] = order[j - 1];
-            order[j] = x;
-          }
-        }
-      } else {
-        std::iota(t.order.begin(), t.order.end(), 0u);
-        std::sort(t.order.begin(), t.order.end(), before);
-      }
-      for (std::uint32_t rank = 0; rank < size; ++rank) {
-        const std::uint32_t j = t.order[rank];
-        store(row.begin + rank, items[row.begin + j].shape, t.box[j], items[row.begin + j].g);
+      for (std::size_t i = b + 1; i < e; ++i) {
+        const std::uint32_t x = order[i];
+        std::size_t j = i;
+        for (; j > b && left(order[j - 1]) > left(x); --j) order[j] = order[j - 1];
+        order[j] = x;
       }
     }
+  } else {
+    std::iota(t.order.begin(), t.order.end(), 0u);
+    std::sort(t.order.begin(), t.order.end(), before);
+  }
+  for (std::uint32_t rank = 0; rank < size; ++rank) {
+    const std::uint32_t j = t.order[rank];
+    store(row.begin + rank, items_[row.begin + j].shape, t.box[j], items_[row.begin + j].g);
+  }
+}
+
+void HomeGrid::sort_rows() {
+  if (rows_sorted_) return;
+  tbb::enumerable_thread_specific<RowSorter> scratch;
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, rows_.size(), 8), [&](const auto& range) {
+    for (std::size_t k = range.begin(); k != range.end(); ++k) sort_row(k, scratch.local());
   });
+  rows_sorted_ = true;
+  UninitializedVector<Item>().swap(items_);
 }
 
 /// Sparse worlds, whose rows range far beyond the number of shapes: a radix sort on the
