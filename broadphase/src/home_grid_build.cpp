@@ -58,18 +58,22 @@ void HomeGrid::bucket_by_rows(const Scene& scene, std::uint64_t row_count, bool 
   const std::size_t blocks =
       std::clamp<std::size_t>(std::min(n >> 14, (std::size_t{1} << 22) / (row_count + 1)), 1, 256);
   const std::size_t block_size = (n + blocks - 1) / blocks;
-  const std::size_t buckets = row_count + 1;  // the last one holds the large shapes
+  const std::size_t buckets = row_count + 1;  // the last one holds the large shapes (row_count < 2^32: see caller)
   auto row_of = [&](const Aabb& b) {
     return is_small(cells_, b) ? static_cast<std::uint64_t>(cells_.index(b.min.y) - row0_) : row_count;
   };
   std::vector<std::uint32_t> place(blocks * buckets, 0);
   std::vector<std::uint64_t> large_rows(blocks, 0);
+  // Each shape's row, kept for the scatter (reading 4 bytes is cheaper than deriving the
+  // bounds and the row again).
+  UninitializedVector<std::uint32_t> shape_row(n);
   tbb::parallel_for(std::size_t{0}, blocks, [&](std::size_t k) {
     std::uint32_t* count = place.data() + k * buckets;
     std::uint64_t crossed = 0;
     for (std::size_t i = k * block_size; i < std::min(n, (k + 1) * block_size); ++i) {
       const Aabb b = record_of(scene, kinds_, static_cast<std::uint32_t>(i)).box;
       const std::uint64_t r = row_of(b);
+      shape_row[i] = static_cast<std::uint32_t>(r);
       ++count[r];
       if (r == row_count) crossed += static_cast<std::uint64_t>(cells_.span(b.min.y, b.max.y).size());
     }
@@ -96,7 +100,7 @@ void HomeGrid::bucket_by_rows(const Scene& scene, std::uint64_t row_count, bool 
     std::uint32_t* next = place.data() + k * buckets;
     for (std::size_t i = k * block_size; i < std::min(n, (k + 1) * block_size); ++i) {
       const ShapeRecord s = record_of(scene, kinds_, static_cast<std::uint32_t>(i));
-      items[next[row_of(s.box)]++] = {static_cast<std::uint32_t>(i), {s.g[0], s.g[1], s.g[2], s.g[3]}};
+      items[next[shape_row[i]]++] = {static_cast<std::uint32_t>(i), {s.g[0], s.g[1], s.g[2], s.g[3]}};
     }
   });
   const std::uint32_t small = row_begin[row_count];
