@@ -63,15 +63,24 @@ struct TileScratch {
 class TiledGrid {
  public:
   TiledGrid(const TiledGridInput& in, TiledGridStats& stats)
-      : in_(in), stats_(stats), cells_(in.log2_cell), tiles_(in.log2_cell + tile_log2_cells) {
+      : in_(in), stats_(stats), cells_(in.log2_cell), tiles_(in.log2_cell + max_tile_log2_cells) {
     Stopwatch clock;
     if (!in.shapes.empty()) {
-      SceneExtent ext = scene_extent(in.shapes);
-      const CellSpan cols = tiles_.span(ext.minx, ext.maxx), rows = tiles_.span(ext.miny, ext.maxy);
-      tile_col0_ = cols.lo;
-      tile_row0_ = rows.lo;
-      tile_cols_ = static_cast<std::uint64_t>(cols.size());
-      tile_count_ = tile_cols_ * static_cast<std::uint64_t>(rows.size());
+      const SceneExtent ext = scene_extent(in.shapes);
+      // Tiles of 16 x 16 cells, or smaller when that leaves fewer than 64 tiles: the tiles
+      // are the unit of parallel work (long_tail's 10,000 long segments on cells of 32 made
+      // four tiles, and a second thread had nothing to do).
+      for (int log2 = max_tile_log2_cells; log2 >= 1; --log2) {
+        tile_log2_cells_ = log2;
+        tiles_ = GridCells(in.log2_cell + log2);
+        const CellSpan cols = tiles_.span(ext.minx, ext.maxx), rows = tiles_.span(ext.miny, ext.maxy);
+        tile_col0_ = cols.lo;
+        tile_row0_ = rows.lo;
+        tile_cols_ = static_cast<std::uint64_t>(cols.size());
+        tile_count_ = tile_cols_ * static_cast<std::uint64_t>(rows.size());
+        if (tile_count_ >= 64) break;
+      }
+      tile_side_ = std::int64_t{1} << tile_log2_cells_;
       tile_bits_ = bits_for(tile_count_);
     }
     bucket_by_tile(in.shapes);
@@ -87,11 +96,12 @@ class TiledGrid {
   }
 
  private:
-  // Tiles of 16 x 16 cells: a tile's cell table (256 counters) and its entries stay in L1
-  // while the tile is searched, where one global table of cells would miss the cache on
-  // nearly every access.
-  static constexpr int tile_log2_cells = 4;
-  static constexpr std::int64_t tile_side = std::int64_t{1} << tile_log2_cells;
+  // Tiles of at most 16 x 16 cells: a tile's cell table (256 counters) and its entries stay
+  // in L1 while the tile is searched, where one global table of cells would miss the cache
+  // on nearly every access.
+  static constexpr int max_tile_log2_cells = 4;
+  int tile_log2_cells_ = max_tile_log2_cells;
+  std::int64_t tile_side_ = std::int64_t{1} << max_tile_log2_cells;
   // Rows the first-shared-cell rule looks back for a segment pair (see shares_row_below).
   static constexpr std::int64_t first_cell_rows = 4;
 
@@ -332,11 +342,11 @@ class TiledGrid {
   void search_tile(std::size_t k, TileScratch& t) const {
     const std::size_t begin = tile_starts_[k], end = tile_starts_[k + 1];
     const std::uint64_t tile = tile_ids_[k];
-    const std::int64_t row0 = (static_cast<std::int64_t>(tile / tile_cols_) + tile_row0_) * tile_side;
-    const std::int64_t col0 = (static_cast<std::int64_t>(tile % tile_cols_) + tile_col0_) * tile_side;
+    const std::int64_t row0 = (static_cast<std::int64_t>(tile / tile_cols_) + tile_row0_) * tile_side_;
+    const std::int64_t col0 = (static_cast<std::int64_t>(tile % tile_cols_) + tile_col0_) * tile_side_;
     t.tile_begin = begin;
     t.row0 = row0;
-    t.cell_count.assign(tile_side * tile_side + 1, 0);
+    t.cell_count.assign(tile_side_ * tile_side_ + 1, 0);
     t.hits.clear();
     t.first_row.resize(end - begin);
     t.boxes.resize(end - begin);
@@ -346,11 +356,11 @@ class TiledGrid {
       const Aabb box = bounds_of(kind, entries_[e].g);
       t.boxes[e - begin] = box;
       t.first_row[e - begin] = cells_.span(box.min.y, box.max.y).lo;
-      for_each_row(cells_, kind, box, entries_[e].g, row0, row0 + tile_side - 1, [&](std::int64_t row, CellSpan cols) {
-        const std::int64_t lo = std::max(cols.lo, col0), hi = std::min(cols.hi, col0 + tile_side - 1);
+      for_each_row(cells_, kind, box, entries_[e].g, row0, row0 + tile_side_ - 1, [&](std::int64_t row, CellSpan cols) {
+        const std::int64_t lo = std::max(cols.lo, col0), hi = std::min(cols.hi, col0 + tile_side_ - 1);
         const auto first_col = static_cast<std::int32_t>(std::max<std::int64_t>(cols.lo - col0, -1));
         for (std::int64_t c = lo; c <= hi; ++c) {
-          const auto cell = static_cast<std::uint32_t>((row - row0) * tile_side + (c - col0));
+          const auto cell = static_cast<std::uint32_t>((row - row0) * tile_side_ + (c - col0));
           t.hits.push_back({cell, CellHit{entry, first_col}});
           ++t.cell_count[cell + 1];
         }
@@ -365,11 +375,11 @@ class TiledGrid {
       for (const auto& [cell, hit] : t.hits) t.by_cell[next[cell]++] = hit;
     }
     std::uint32_t start = 0;
-    for (std::size_t c = 0; c < static_cast<std::size_t>(tile_side * tile_side); ++c) {
+    for (std::size_t c = 0; c < static_cast<std::size_t>(tile_side_ * tile_side_); ++c) {
       const std::uint32_t stop = t.cell_count[c];
       if (stop - start >= 2) {
-        t.row = static_cast<std::int32_t>(c / tile_side);
-        t.col = static_cast<std::int32_t>(c % tile_side);
+        t.row = static_cast<std::int32_t>(c / tile_side_);
+        t.col = static_cast<std::int32_t>(c % tile_side_);
         cell_pairs(t.by_cell.data() + start, t.by_cell.data() + stop, t);
       }
       start = stop;
@@ -379,7 +389,7 @@ class TiledGrid {
   void tile_pairs(PairKeys& out) {
     tbb::enumerable_thread_specific<TileScratch> scratch;
     const std::size_t tiles = tile_starts_.size() - 1;
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, tiles, 16), [&](const auto& r) {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, tiles, 1), [&](const auto& r) {
       TileScratch& t = scratch.local();
       for (std::size_t k = r.begin(); k != r.end(); ++k) search_tile(k, t);
     });
