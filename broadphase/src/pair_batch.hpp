@@ -23,6 +23,13 @@ class PairBatch {
 
   /// Queues the pair of global indices a and b (any order) with their packed geometry.
   void add(std::uint32_t a, const float* ga, std::uint32_t b, const float* gb, std::vector<std::uint64_t>& pairs) {
+    add(a, ga, b, gb, 0, pairs, accept_all);
+  }
+  /// The same with a tag: a pair that intersects is kept only if accept(tag) (the tiled
+  /// grid's first-cell rule, which is cheaper to check after the exact test).
+  template <class Accept>
+  void add(std::uint32_t a, const float* ga, std::uint32_t b, const float* gb, std::uint32_t tag,
+           std::vector<std::uint64_t>& pairs, const Accept& accept) {
     if (b < a) {  // global order is kind order: the kernels take the smaller kind first
       std::swap(a, b);
       std::swap(ga, gb);
@@ -32,17 +39,20 @@ class PairBatch {
     const std::uint32_t n = q.size;
     q.a[n] = a;
     q.b[n] = b;
+    q.tag[n] = tag;
     for (int k = 0; k < 4; ++k) {
       q.ga[k][n] = ga[k];
       q.gb[k][n] = gb[k];
     }
-    if (++q.size == capacity) run(kind, pairs);
+    if (++q.size == capacity) run(kind, pairs, accept);
   }
 
   /// Tests everything queued.
-  void flush(std::vector<std::uint64_t>& pairs) {
+  void flush(std::vector<std::uint64_t>& pairs) { flush(pairs, accept_all); }
+  template <class Accept>
+  void flush(std::vector<std::uint64_t>& pairs, const Accept& accept) {
     for (std::size_t kind = 0; kind < queues_.size(); ++kind)
-      if (queues_[kind].size != 0) run(kind, pairs);
+      if (queues_[kind].size != 0) run(kind, pairs, accept);
   }
 
   std::uint64_t tested() const { return tested_; }
@@ -50,7 +60,7 @@ class PairBatch {
  private:
   struct Queue {
     std::uint32_t size = 0;
-    std::uint32_t a[capacity]{}, b[capacity]{};
+    std::uint32_t a[capacity]{}, b[capacity]{}, tag[capacity]{};
     float ga[4][capacity]{}, gb[4][capacity]{};
     std::uint8_t hit[capacity]{};
   };
@@ -64,7 +74,10 @@ class PairBatch {
     return PairKind::box_box;
   }
 
-  void run(std::size_t kind, std::vector<std::uint64_t>& pairs) {
+  static constexpr auto accept_all = [](std::uint32_t) { return true; };
+
+  template <class Accept>
+  void run(std::size_t kind, std::vector<std::uint64_t>& pairs, const Accept& accept) {
     Queue& q = queues_[kind];
     const std::uint32_t n = q.size;
     simd::test_pairs(isa_, static_cast<simd::PairKind>(kind), n, {{q.ga[0], q.ga[1], q.ga[2], q.ga[3]}},
@@ -74,7 +87,7 @@ class PairBatch {
     pairs.resize(at + n);
     for (std::uint32_t i = 0; i < n; ++i) {
       pairs[at] = codec_.key(q.a[i], q.b[i]);
-      at += q.hit[i];
+      at += q.hit[i] && accept(q.tag[i]);
     }
     pairs.resize(at);
     tested_ += n;

@@ -7,11 +7,13 @@
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <numeric>
 
 #include "cell_size.hpp"
 #include "hitgrid/broadphase/grid_cells.hpp"
 #include "hitgrid/core/stopwatch.hpp"
+#include "pair_batch.hpp"
 #include "radix_sort.hpp"
 
 namespace hitgrid {
@@ -43,6 +45,13 @@ struct CellHit {
   std::int32_t first_col;
 };
 
+/// A candidate pair whose first shared cell is decided by shares_row_below, once it is
+/// known to intersect; row is the row of the cell being searched.
+struct PendingCheck {
+  CellHit a, b;
+  std::int64_t row;
+};
+
 /// Per-thread scratch of the tile pass, reused from tile to tile.
 struct TileScratch {
   std::vector<std::uint32_t> cell_count;                // per cell of the tile, then cell starts
@@ -53,7 +62,8 @@ struct TileScratch {
   std::vector<CellHit> order;                           // a crowded cell's hits sorted on the sweep axis
   std::vector<CellSpan> spans_a, spans_b;               // rows of two footprints, for the first-cell rule
   std::vector<std::uint64_t> pairs;                     // found pairs (global index keys)
-  std::uint64_t tested = 0;
+  std::unique_ptr<PairBatch> batch;                     // candidates waiting for the exact test
+  std::vector<PendingCheck> pending;                    // their row checks (see test_pair)
   // The cell being searched.
   std::size_t tile_begin = 0;
   std::int64_t row0 = 0;
@@ -244,9 +254,8 @@ class TiledGrid {
   /// the very next one). Past `first_cell_rows` rows it gives up and reports the pair,
   /// which then appears twice only if the two footprints share cells separated by more
   /// rows than that with none shared in between; the final sort removes such rare repeats.
-  bool shares_row_below(const CellHit& a, const CellHit& b, const TileScratch& t) const {
+  bool shares_row_below(const CellHit& a, const CellHit& b, std::int64_t row, const TileScratch& t) const {
     const std::int64_t r0 = std::max(t.first_row[a.entry - t.tile_begin], t.first_row[b.entry - t.tile_begin]);
-    const std::int64_t row = t.row0 + t.row;
     const ShapeKind ka = in_.kinds.kind(entries_[a.entry].shape), kb = in_.kinds.kind(entries_[b.entry].shape);
     for (std::int64_t r = row - 1; r >= std::max(r0, row - first_cell_rows); --r) {
       CellSpan sa, sb;
@@ -259,6 +268,15 @@ class TiledGrid {
     return false;
   }
 
+  /// The row check of the first-cell rule, run on the pairs that do intersect.
+  auto accept(const TileScratch& t) const {
+    return [this, &t](std::uint32_t tag) {
+      if (tag == 0) return true;
+      const PendingCheck& p = t.pending[tag - 1];
+      return !shares_row_below(p.a, p.b, p.row, t);
+    };
+  }
+
   /// The exact test on two hits of the cell being searched, if it is their first shared
   /// cell. The row check runs after the exact test, only for pairs that do intersect:
   /// about ten long segments share each cell of long_tail and most of their pairs never
@@ -266,16 +284,15 @@ class TiledGrid {
   void test_pair(const CellHit& hi, const CellHit& hj, TileScratch& t) const {
     const FirstCell first = first_cell_quick(hi, hj, t);
     if (first == FirstCell::no) return;
-    std::size_t i = hi.entry, j = hj.entry;
-    std::uint32_t a = entries_[i].shape, b = entries_[j].shape;
-    if (b < a) {
-      std::swap(a, b);
-      std::swap(i, j);
+    // Tag 0: report if they intersect; tag k > 0: only if, besides, pending[k - 1] passes
+    // the row check.
+    std::uint32_t tag = 0;
+    if (first == FirstCell::check_rows) {
+      t.pending.push_back({hi, hj, t.row0 + t.row});
+      tag = static_cast<std::uint32_t>(t.pending.size());
     }
-    ++t.tested;
-    if (!intersects_packed(in_.kinds.kind(a), entries_[i].g, in_.kinds.kind(b), entries_[j].g)) return;
-    if (first == FirstCell::check_rows && shares_row_below(hi, hj, t)) return;
-    t.pairs.push_back(in_.keys.key(a, b));
+    t.batch->add(entries_[hi.entry].shape, entries_[hi.entry].g, entries_[hj.entry].shape, entries_[hj.entry].g, tag,
+                 t.pairs, accept(t));
   }
 
   /// Candidate pairs among the entries of one cell.
@@ -384,17 +401,24 @@ class TiledGrid {
       }
       start = stop;
     }
+    // The queued tests refer to this tile's scratch (first rows, boxes): run them now.
+    t.batch->flush(t.pairs, accept(t));
+    t.pending.clear();
   }
 
   void tile_pairs(PairKeys& out) {
-    tbb::enumerable_thread_specific<TileScratch> scratch;
+    tbb::enumerable_thread_specific<TileScratch> scratch([&] {
+      TileScratch t;
+      t.batch = std::make_unique<PairBatch>(in_.isa, in_.kinds, in_.keys);
+      return t;
+    });
     const std::size_t tiles = tile_starts_.size() - 1;
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, tiles, 1), [&](const auto& r) {
       TileScratch& t = scratch.local();
       for (std::size_t k = r.begin(); k != r.end(); ++k) search_tile(k, t);
     });
     for (TileScratch& t : scratch) {
-      stats_.candidates += t.tested;
+      stats_.candidates += t.batch->tested();
       out.append(t.pairs);
     }
   }

@@ -21,6 +21,7 @@
 
 #include <cstdint>
 
+#include "hitgrid/simd/isa.hpp"
 #include "packed_shapes.hpp"
 #include "pair_keys.hpp"
 
@@ -32,6 +33,7 @@ struct TiledGridInput {
   KindRanges kinds;                                // kinds of global indices
   PairKeyCodec keys;
   int log2_cell = 0;
+  Isa isa = Isa::scalar;  // of the exact tests (concrete)
 };
 
 struct TiledGridStats {

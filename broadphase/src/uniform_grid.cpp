@@ -45,7 +45,7 @@ void tiled_pairs(const UninitializedVector<ShapeRecord>& records, const std::uin
   const int log2_cell = std::max(min_log2, choose_log2_cell(records, scene_extent(records), options.large_cell_size));
   stats.large_cell_size = std::ldexp(1.0, log2_cell);
   TiledGridStats tiled;
-  tiled_grid_pairs({records, global, kinds, codec, log2_cell}, out, tiled);
+  tiled_grid_pairs({records, global, kinds, codec, log2_cell, stats.isa}, out, tiled);
   stats.bucket_ms += tiled.bucket_ms;
   stats.large_large_ms = tiled.pairs_ms;
   stats.entries = tiled.entries;
@@ -77,7 +77,6 @@ PairList uniform_grid_pairs(const Scene& scene, const GridOptions& options, Grid
     stats.large_shapes = shapes.size();
     tiled_pairs(shapes, nullptr, kinds, codec, std::numeric_limits<int>::min(), options, keys, stats);
     stats.cell_size = stats.large_cell_size;
-    stats.isa = Isa::scalar;
   } else {
     home.pairs_among(keys);
     home.pairs_with_large(keys);

@@ -1,5 +1,4 @@
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <random>
 #include <set>
@@ -33,9 +32,9 @@ std::size_t check_coverage(const GridCells& g, const Segment& s) {
   std::size_t touched = 0;
   for (std::int64_t r = rows.lo - 1; r <= rows.hi + 1; ++r) {
     for (std::int64_t c = cols.lo - 1; c <= cols.hi + 1; ++c) {
-      const Box cell{{static_cast<float>(static_cast<double>(c) * h), static_cast<float>(static_cast<double>(r) * h)},
-                     {static_cast<float>(static_cast<double>(c + 1) * h),
-                      static_cast<float>(static_cast<double>(r + 1) * h)}};
+      const Box cell{
+          {static_cast<float>(static_cast<double>(c) * h), static_cast<float>(static_cast<double>(r) * h)},
+          {static_cast<float>(static_cast<double>(c + 1) * h), static_cast<float>(static_cast<double>(r + 1) * h)}};
       if (!intersects(s, cell)) continue;
       ++touched;
       if (!listed.count({r, c}))

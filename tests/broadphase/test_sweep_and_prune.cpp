@@ -6,8 +6,7 @@
 
 using namespace hitgrid;
 
-TEST_CASE("sweep and prune equals the brute-force reference on every family and pathological layout",
-          "[broadphase]") {
+TEST_CASE("sweep and prune equals the brute-force reference on every family and pathological layout", "[broadphase]") {
   for (const auto& [name, scene] : test::broadphase_scenes(4000)) {
     INFO(name);
     const PairList want = brute_force_pairs(scene);

@@ -57,8 +57,7 @@ TEST_CASE("the grid's answer does not depend on the instruction set", "[grid]") 
       o.isa = isa;
       GridStats stats;
       CHECK(uniform_grid_pairs(scene, o, &stats) == want);
-      // The tiled grid alone (long shapes everywhere) runs scalar and says so.
-      CHECK((stats.isa == isa || stats.isa == Isa::scalar));
+      CHECK(stats.isa == isa);
     }
   }
 }

@@ -33,8 +33,7 @@ struct GridOptions {
   float cell_size = 0.0f;
   /// Tiled grid's cell side (large shapes); 0 chooses it from the large shapes.
   float large_cell_size = 0.0f;
-  /// Instruction set of the exact tests of the home-cell grid (the tiled grid's are
-  /// scalar); the answer is the same on every one.
+  /// Instruction set of the exact tests; the answer is the same on every one.
   Isa isa = Isa::automatic;
 };
 
@@ -47,7 +46,7 @@ struct GridStats {
   double merge_ms = 0.0;        // per-thread lists joined and sorted
   double cell_size = 0.0;
   double large_cell_size = 0.0;
-  Isa isa = Isa::scalar;  // the ISA the home-cell grid's exact tests ran on
+  Isa isa = Isa::scalar;  // the ISA the exact tests ran on
   std::uint64_t small_shapes = 0;
   std::uint64_t large_shapes = 0;
   std::uint64_t entries = 0;     // the large shapes' (tile, shape) entries
