@@ -23,18 +23,9 @@ SceneExtent scene_extent(const UninitializedVector<ShapeRecord>& shapes) {
 }
 
 SceneExtent scene_extent(const Scene& scene) {
-  const KindRanges kinds = KindRanges::of(scene);
-  return tbb::parallel_reduce(
-      tbb::blocked_range<std::size_t>(0, scene.size(), 1 << 14), SceneExtent{},
-      [&](const auto& r, SceneExtent e) {
-        for (std::size_t i = r.begin(); i != r.end(); ++i)
-          e.add(record_of(scene, kinds, static_cast<std::uint32_t>(i)).box);
-        return e;
-      },
-      [](SceneExtent a, const SceneExtent& b) {
-        a.add(b);
-        return a;
-      });
+  SceneExtent e;
+  if (!scene.empty()) e.add(scene.bounds());  // kept by Scene::add: no pass over the shapes
+  return e;
 }
 
 namespace {

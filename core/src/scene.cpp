@@ -65,6 +65,7 @@ ShapeId Scene::add(const Segment& s) {
   segments_.ay.push_back(s.a.y);
   segments_.bx.push_back(s.b.x);
   segments_.by.push_back(s.b.y);
+  extend(hitgrid::bounds(s));
   return {ShapeKind::segment, index};
 }
 
@@ -77,6 +78,7 @@ ShapeId Scene::add(const Circle& c) {
   circles_.cx.push_back(c.c.x);
   circles_.cy.push_back(c.c.y);
   circles_.r.push_back(c.r);
+  extend(hitgrid::bounds(c));
   return {ShapeKind::circle, index};
 }
 
@@ -91,6 +93,7 @@ ShapeId Scene::add(const Box& b) {
   boxes_.miny.push_back(b.min.y);
   boxes_.maxx.push_back(b.max.x);
   boxes_.maxy.push_back(b.max.y);
+  extend(hitgrid::bounds(b));
   return {ShapeKind::box, index};
 }
 

@@ -1,5 +1,4 @@
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <limits>
 
@@ -81,4 +80,25 @@ TEST_CASE("scene_hash depends on every bit", "[scene]") {
   d.add(Segment{{0, 0}, {1, 0.0f}});
   CHECK(scene_hash(c) != scene_hash(d));
   CHECK(!(c == d));
+}
+
+TEST_CASE("Scene keeps the union of its shapes' bounds, unchanged by rejected shapes", "[scene]") {
+  Scene scene;
+  CHECK(scene.bounds().min.x == infinity);
+  CHECK(scene.bounds().max.y == -infinity);
+  scene.add(Segment{{3, -1}, {-2, 4}});
+  CHECK(scene.bounds() == Aabb{{-2, -1}, {3, 4}});
+  // A circle's bounds are rounded outward (aabb.hpp): the scene's are the same boxes.
+  const Circle c{{0.1f, 0.2f}, 10.3f};
+  scene.add(c);
+  const Aabb cb = bounds(c);
+  CHECK(scene.bounds() == Aabb{{std::min(-2.0f, cb.min.x), std::min(-1.0f, cb.min.y)},
+                               {std::max(3.0f, cb.max.x), std::max(4.0f, cb.max.y)}});
+  const Aabb before = scene.bounds();
+  CHECK_FALSE(add_error(scene, Box{{-100, 0}, {-200, 1}}).empty());
+  CHECK(scene.bounds() == before);
+  scene.add(Box{{-100, 0}, {-99, 1}});
+  CHECK(scene.bounds().min.x == -100.0f);
+  scene.clear();
+  CHECK(scene.bounds().min.x == infinity);
 }

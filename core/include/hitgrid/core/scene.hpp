@@ -6,11 +6,14 @@
 // holds an invalid shape, so no later stage has to check.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 
+#include "hitgrid/core/aabb.hpp"
 #include "hitgrid/core/float_array.hpp"
 #include "hitgrid/core/shape_id.hpp"
 #include "hitgrid/core/shapes.hpp"
@@ -65,6 +68,11 @@ class Scene {
   Circle circle(std::uint32_t i) const { return {{circles_.cx[i], circles_.cy[i]}, circles_.r[i]}; }
   Box box(std::uint32_t i) const { return {{boxes_.minx[i], boxes_.miny[i]}, {boxes_.maxx[i], boxes_.maxy[i]}}; }
 
+  /// The union of the shapes' bounds (aabb.hpp), kept up to date by add(): broad phases
+  /// need it first and should not pay a pass over every shape for it. Empty scene: min
+  /// +infinity, max -infinity.
+  const Aabb& bounds() const { return bounds_; }
+
   const SegmentArrays& segments() const { return segments_; }
   const CircleArrays& circles() const { return circles_; }
   const BoxArrays& boxes() const { return boxes_; }
@@ -76,6 +84,18 @@ class Scene {
   SegmentArrays segments_;
   CircleArrays circles_;
   BoxArrays boxes_;
+  Aabb bounds_ = empty_bounds();
+
+  static constexpr Aabb empty_bounds() {
+    constexpr float inf = std::numeric_limits<float>::infinity();
+    return {{inf, inf}, {-inf, -inf}};
+  }
+  void extend(const Aabb& b) {
+    bounds_.min.x = std::min(bounds_.min.x, b.min.x);
+    bounds_.min.y = std::min(bounds_.min.y, b.min.y);
+    bounds_.max.x = std::max(bounds_.max.x, b.max.x);
+    bounds_.max.y = std::max(bounds_.max.y, b.max.y);
+  }
 };
 
 /// 64-bit FNV-1a hash of the scene's bits (counts, then every column in kind order).
