@@ -364,21 +364,47 @@ void HomeGrid::for_each_home_span(std::uint32_t shape, const ShapeRecord& r, F&&
   auto k = static_cast<std::size_t>(
       std::lower_bound(rows_.begin(), rows_.end(), first, [](const Row& w, std::int64_t v) { return w.row < v; }) -
       rows_.begin());
-  for (; k < rows_.size() && rows_[k].row <= last; ++k) {
-    const std::int64_t row = rows_[k].row + row0_;
-    CellSpan span = foot_cols;
-    if (kind == ShapeKind::segment) {
-      span = {std::numeric_limits<std::int64_t>::max(), std::numeric_limits<std::int64_t>::min()};
-      cells_.for_each_segment_row(as_segment(r.g), row, row + 1, [&](std::int64_t, CellSpan c) {
-        span.lo = std::min(span.lo, c.lo);
-        span.hi = std::max(span.hi, c.hi);
-      });
-      if (span.hi < span.lo) continue;
-    }
+  auto emit = [&](CellSpan span) {
     const std::int64_t lo = std::max<std::int64_t>(span.lo - 1 - col0_, 0);
     const std::int64_t hi = std::min<std::int64_t>(span.hi - col0_, static_cast<std::int64_t>(cols_) - 1);
     if (hi >= lo) f(k, static_cast<std::uint32_t>(lo), static_cast<std::uint32_t>(hi));
+  };
+  auto join = [](CellSpan a, CellSpan b) {
+    if (a.size() == 0) return b;
+    if (b.size() == 0) return a;
+    return CellSpan{std::min(a.lo, b.lo), std::max(a.hi, b.hi)};
+  };
+  if (kind != ShapeKind::segment) {
+    for (; k < rows_.size() && rows_[k].row <= last; ++k) emit(foot_cols);
+    return;
   }
+  const Segment seg = as_segment(r.g);
+  const std::int64_t rows_here =
+      static_cast<std::int64_t>(std::upper_bound(rows_.begin() + static_cast<std::ptrdiff_t>(k), rows_.end(), last,
+                                                 [](std::int64_t v, const Row& w) { return v < w.row; }) -
+                                (rows_.begin() + static_cast<std::ptrdiff_t>(k)));
+  if (2 * rows_here < last - first + 1) {
+    // Mostly empty rows (a long segment across a sparse world): only those holding shapes,
+    // each with its own span computation.
+    for (; k < rows_.size() && rows_[k].row <= last; ++k) {
+      const std::int64_t row = rows_[k].row + row0_;
+      CellSpan span;
+      cells_.for_each_segment_row(seg, row, row + 1, [&](std::int64_t, CellSpan c) { span = join(span, c); });
+      emit(span);
+    }
+    return;
+  }
+  // One walk along the segment's rows: home row h joins the footprint's rows h and h + 1.
+  CellSpan below;  // the footprint in the row before the current one (none before the first)
+  auto home_row = [&](std::int64_t h, CellSpan span) {
+    while (k < rows_.size() && rows_[k].row < h - row0_) ++k;
+    if (k < rows_.size() && rows_[k].row == h - row0_) emit(span);
+  };
+  cells_.for_each_segment_row(seg, [&](std::int64_t row, CellSpan c) {
+    home_row(row - 1, join(below, c));
+    below = c;
+  });
+  home_row(foot_rows.hi, below);
 }
 
 }  // namespace hitgrid
