@@ -11,7 +11,7 @@ void CommonOptions::add_to(CLI::App& app) {
   app.add_option("--isa", isa, "Narrow-phase instruction set: auto|scalar|sse2|avx2|avx512")
       ->check(CLI::IsMember({"auto", "scalar", "sse2", "avx2", "avx512"}))
       ->default_val("auto");
-  app.add_option("--cell", cell, "Grid cell size in world units (0: automatic)")
+  app.add_option("--cell", cell, "Cell size of the grid (its home-cell level) in world units (0: automatic)")
       ->check(CLI::Range(0.0f, 3.4e38f))
       ->default_val(0);
   app.add_option("--method", method, "Broad phase: auto|grid|sweep_and_prune|brute_force")

@@ -36,7 +36,7 @@ HomeGrid::HomeGrid(const Scene& scene, KindRanges kinds, PairKeyCodec keys, int 
     row0_ = rows.lo;
     cols_ = static_cast<std::uint64_t>(cols.size());
     const auto row_count = static_cast<std::uint64_t>(rows.size());
-    if (row_count <= 4 * std::uint64_t{n} + 1024)
+    if (row_count <= 4 * std::uint64_t{n} + 1024 && row_count < (std::uint64_t{1} << 31))  // rows fit 32 bits
       bucket_by_rows(scene, row_count, may_give_up);
     else
       bucket_by_cells(scene, row_count);
