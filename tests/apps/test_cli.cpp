@@ -99,18 +99,20 @@ TEST_CASE("hitgrid pairs on generated lattice and mixed scenes equals the all-pa
 }
 
 TEST_CASE("hitgrid pairs output is byte-identical for every ISA, thread count and method", "[cli]") {
-  const std::string scene = scratch("mixed_small.scene").string();
-  REQUIRE(hitgrid_cli("gen mixed --n 5000 --seed 11 -o '" + scene + "'").status == 0);
-  const CliResult reference = hitgrid_cli("pairs '" + scene + "' --method brute_force --threads 1 --isa scalar");
-  REQUIRE(reference.status == 0);
-  REQUIRE(!reference.out.empty());
-  for (Isa isa : supported_isas()) {
-    for (int threads : {1, 2, 3}) {
-      INFO(isa_name(isa) << " threads " << threads);
-      const CliResult r = hitgrid_cli("pairs '" + scene + "' --isa " + std::string(isa_name(isa)) +
-                                      " --threads " + std::to_string(threads));
-      CHECK(r.status == 0);
-      CHECK(r.out == reference.out);
+  for (const char* family : {"uniform", "clustered", "long_tail", "mixed", "lattice"}) {
+    const std::string scene = scratch(std::string(family) + "_small.scene").string();
+    REQUIRE(hitgrid_cli(std::string("gen ") + family + " --n 5000 --seed 11 -o '" + scene + "'").status == 0);
+    const CliResult reference = hitgrid_cli("pairs '" + scene + "' --method brute_force --threads 1 --isa scalar");
+    REQUIRE(reference.status == 0);
+    REQUIRE(!reference.out.empty());
+    for (Isa isa : supported_isas()) {
+      for (int threads : {1, 2, 3}) {
+        INFO(family << " " << isa_name(isa) << " threads " << threads);
+        const CliResult r = hitgrid_cli("pairs '" + scene + "' --isa " + std::string(isa_name(isa)) +
+                                        " --threads " + std::to_string(threads));
+        CHECK(r.status == 0);
+        CHECK(r.out == reference.out);
+      }
     }
   }
 }
