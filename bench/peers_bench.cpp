@@ -69,8 +69,8 @@ void check_and_report(benchmark::State& state, Family family, std::uint64_t n, c
   state.counters["pairs"] = static_cast<double>(got.pairs);
   state.SetLabel(fmt::format("pairs={} hash={:016x}", got.pairs, got.hash));
   if (got.pairs != want.pairs || got.hash != want.hash)
-    state.SkipWithError(fmt::format("pair list differs from find_pairs (pairs={} hash={:016x})", want.pairs, want.hash)
-                            .c_str());
+    state.SkipWithError(
+        fmt::format("pair list differs from find_pairs (pairs={} hash={:016x})", want.pairs, want.hash).c_str());
 }
 
 void run_hitgrid(benchmark::State& state, Family family, std::uint64_t n, unsigned threads) {
@@ -178,8 +178,7 @@ void register_all() {
         auto* b = add(std::string(peer.name), [=, &peer](benchmark::State& s) { run_peer(s, family, n, peer); });
         if (n >= one_iteration_from_n) b->Iterations(1);
       }
-      if (n <= brute_force_max_n)
-        add("brute_force", [=](benchmark::State& s) { run_brute_force(s, family, n); });
+      if (n <= brute_force_max_n) add("brute_force", [=](benchmark::State& s) { run_brute_force(s, family, n); });
       add("floor_read", [=](benchmark::State& s) { run_floor_read(s, family, n); });
       add("floor_copy", [=](benchmark::State& s) { run_floor_copy(s, family, n); });
     }

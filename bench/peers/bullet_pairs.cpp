@@ -49,6 +49,12 @@ PairList bullet_pairs(const Scene& scene) {
     tree.insert(volume, reinterpret_cast<void*>(static_cast<std::uintptr_t>(i)));
   });
 
+  // Measured at 100,000 shapes (medians of 3, ms, uniform / long_tail), against this
+  // choice (inserts only, then collideTT): 140 / 330.
+  //   collideTV of each leaf's volume against the root, keeping j > i:  174 / 558
+  //   optimizeIncremental(1) before collideTT:                             144 / 344
+  //   optimizeTopDown() (bottom-up below 128 leaves) before collideTT:     758 / 864
+  //   optimizeTopDown(2) before collideTT:                                 197 / 326
   PairList pairs;
   CollectPairs collect(scene, shapes, pairs);
   tree.collideTT(tree.m_root, tree.m_root, collect);
