@@ -9,6 +9,7 @@ packages=(
   libcli11-dev libfmt-dev            # the hitgrid command
   catch2 libgmp-dev                  # tests (GMP: exact reference, test-only)
   libbenchmark-dev                   # benchmarks
+  libbox2d-dev libcgal-dev libbullet-dev  # peer libraries, benchmarks only (bench/peers)
 )
 
 sudo=""
