@@ -9,6 +9,7 @@
 #include "hitgrid/core/scene_file.hpp"
 #include "hitgrid/core/stopwatch.hpp"
 #include "output.hpp"
+#include "peak_memory.hpp"
 #include "progress.hpp"
 #include "report.hpp"
 
@@ -49,6 +50,7 @@ int run(const PairsCommand& cmd) {
       });
   summary.after_find.push_back({"write", clock.lap_ms()});
   progress.done();
+  summary.peak_bytes = peak_resident_bytes();
 
   if (cmd.common.stats) std::fprintf(stderr, "%s\n", stats_json(summary).c_str());
   return 0;

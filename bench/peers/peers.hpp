@@ -28,19 +28,20 @@
 namespace hitgrid::peers {
 
 struct Peer {
-  std::string_view name;
+  std::string_view name;            // benchmark and JSON key: "box2d", "cgal", "bullet"
+  std::string_view title;           // for people: "Box2D", "CGAL", "Bullet"
   PairList (*pairs)(const Scene&);  // sorted, each pair once; single-threaded
 };
 
 inline constexpr std::array compiled_peers = {
 #ifdef HITGRID_HAVE_BOX2D
-    Peer{"box2d", &box2d_pairs},
+    Peer{"box2d", "Box2D", &box2d_pairs},
 #endif
 #ifdef HITGRID_HAVE_CGAL
-    Peer{"cgal", &cgal_pairs},
+    Peer{"cgal", "CGAL", &cgal_pairs},
 #endif
 #ifdef HITGRID_HAVE_BULLET
-    Peer{"bullet", &bullet_pairs},
+    Peer{"bullet", "Bullet", &bullet_pairs},
 #endif
 };
 

@@ -3,6 +3,7 @@
 // output for every ISA and thread count, errors and exit statuses, --stats and --help.
 #include <catch2/catch.hpp>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "hitgrid/broadphase/brute_force.hpp"
+#include "hitgrid/core/generators.hpp"
 #include "hitgrid/core/pair_io.hpp"
 #include "hitgrid/core/scene_file.hpp"
 #include "hitgrid/simd/isa.hpp"
@@ -126,6 +128,47 @@ TEST_CASE("the main job reports pairs, stage times and pairs per second", "[cli]
   CHECK_THAT(r.out, Catch::Contains("pairs/s"));
   CHECK_THAT(r.err, Catch::StartsWith("{\"scene\": \"mixed n=20000 seed=5\""));
   CHECK_THAT(r.err, Catch::Contains("\"threads\": 2,"));
+}
+
+TEST_CASE("the main job ends with one line comparing hitgrid with the fastest peer, when peers are built in", "[cli]") {
+  // The comparison runs on the same family and seed at min(--n, --peers-n) shapes.
+  const CliResult r =
+      hitgrid_cli("--family clustered --n 20000 --seed 5 --repeat 1 --peers-n 4000 --threads 2 --stats");
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.out, Catch::StartsWith("scene      clustered n=20000 seed=5"));
+  CHECK_THAT(r.err, Catch::StartsWith("{\"scene\": \"clustered n=20000 seed=5\""));
+  CHECK_THAT(r.err, Catch::EndsWith("}\n"));
+#ifdef HITGRID_CLI_HAS_PEERS
+  GeneratorParams params;
+  params.n = 4000;
+  params.seed = 5;
+  const PairList want = brute_force_pairs(generate(Family::clustered, params));
+  REQUIRE(want.size() > 100);
+  CHECK_THAT(r.out, Catch::Contains("\npeers      clustered n=4000 seed=5: hitgrid "));
+  CHECK_THAT(r.out, Catch::Contains(" ms (2 threads), fastest peer "));
+  CHECK_THAT(r.out, Catch::EndsWith(", same pairs\n"));  // the last line
+  // Added to the --stats object, after every field it had before.
+  CHECK_THAT(r.err, Catch::Contains("\"peak_rss_bytes\": "));
+  char hash[17];
+  std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(pair_list_hash(want)));
+  CHECK_THAT(r.err,
+             Catch::Contains(", \"peers\": {\"scene\": \"clustered n=4000 seed=5\", \"threads\": 2, \"pairs\": " +
+                             std::to_string(want.size()) + ", \"pair_hash\": \"" + hash + "\", \"hitgrid_ms\": "));
+  CHECK_THAT(r.err, Catch::Contains("\"fastest\": \""));
+
+  // A smaller --n is compared as it is.
+  CHECK_THAT(hitgrid_cli("--family uniform --n 3000 --seed 2 --repeat 1").out,
+             Catch::Contains("\npeers      uniform n=3000 seed=2: hitgrid "));
+#else
+  CHECK_THAT(r.out, !Catch::Contains("peers "));
+  CHECK_THAT(r.err, !Catch::Contains("\"peers\""));
+#endif
+
+  const CliResult skipped = hitgrid_cli("--family clustered --n 20000 --seed 5 --repeat 1 --no-peers --stats");
+  REQUIRE(skipped.status == 0);
+  CHECK_THAT(skipped.out, !Catch::Contains("peers "));
+  CHECK_THAT(skipped.err, !Catch::Contains("\"peers\""));
+  CHECK_THAT(skipped.err, Catch::EndsWith("}\n"));
 }
 
 TEST_CASE("hitgrid reports bad input with its location and exit status 1", "[cli]") {
