@@ -9,7 +9,8 @@ packages=(
   libcli11-dev libfmt-dev            # the hitgrid command
   catch2 libgmp-dev                  # tests (GMP: exact reference, test-only)
   libbenchmark-dev                   # benchmarks
-  libbox2d-dev libcgal-dev libbullet-dev  # peer libraries, benchmarks only (bench/peers)
+  libbox2d-dev libcgal-dev libbullet-dev  # peer libraries: benchmarks, and the command's comparison line (bench/peers)
+  python3 python3-matplotlib         # report plots (scripts/bench_report.sh, tools/bench_report.py)
 )
 
 sudo=""
