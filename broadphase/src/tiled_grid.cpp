@@ -60,7 +60,6 @@ struct TileScratch {
   std::vector<std::int64_t> first_row;                  // per entry of the tile: its footprint's first row
   std::vector<Aabb> boxes;                              // per entry of the tile: its bounds
   std::vector<CellHit> order;                           // a crowded cell's hits sorted on the sweep axis
-  std::vector<CellSpan> spans_a, spans_b;               // rows of two footprints, for the first-cell rule
   std::vector<std::uint64_t> pairs;                     // found pairs (global index keys)
   std::unique_ptr<PairBatch> batch;                     // candidates waiting for the exact test
   std::vector<PendingCheck> pending;                    // their row checks (see test_pair)
