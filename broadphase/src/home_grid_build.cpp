@@ -49,7 +49,8 @@ HomeGrid::HomeGrid(const Scene& scene, KindRanges kinds, PairKeyCodec keys, int 
 /// Dense worlds: a parallel counting sort by row (fixed blocks of shapes count their rows,
 /// a prefix sum over (row, block) gives each block its own ranges, each block writes its
 /// shapes straight to their places, large shapes into one more "row" past the last), then
-/// per row, in parallel, a sort by left edge into the final columns. Both steps write in
+/// per row a sort by left edge into the final columns (sort_row, which pairs_among runs
+/// block by block just before searching those rows). Both steps write in
 /// streams (one per row, then within one row's range), where sorting indices and gathering
 /// the shapes afterwards would miss the cache on every shape. The fixed blocks and stable
 /// steps make the order independent of the thread count.
