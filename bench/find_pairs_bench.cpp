@@ -13,22 +13,13 @@
 #include "hitgrid/broadphase/find_pairs.hpp"
 #include "hitgrid/core/generators.hpp"
 #include "hitgrid/core/pair_io.hpp"
+#include "scene_cache.hpp"
 
 namespace {
 
 using namespace hitgrid;
 
-/// Scenes are built once per (family, n) and shared by every benchmark that uses them.
-const Scene& scene_for(Family family, std::uint64_t n) {
-  static std::map<std::pair<Family, std::uint64_t>, Scene> cache;
-  auto it = cache.find({family, n});
-  if (it == cache.end()) {
-    GeneratorParams p;
-    p.n = n;
-    it = cache.emplace(std::make_pair(family, n), generate(family, p)).first;
-  }
-  return it->second;
-}
+using bench::scene_for;
 
 void run(benchmark::State& state, Family family, BroadPhase method) {
   const auto n = static_cast<std::uint64_t>(state.range(0));

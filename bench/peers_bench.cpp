@@ -33,6 +33,7 @@
 #include "hitgrid/core/generators.hpp"
 #include "hitgrid/core/pair_io.hpp"
 #include "peers.hpp"
+#include "scene_cache.hpp"
 
 namespace {
 
@@ -42,17 +43,7 @@ constexpr std::uint64_t brute_force_max_n = 10'000;  // O(N^2): 50 million exact
 // Box2D takes 3-22 s per run at a million shapes: one iteration per repetition there.
 constexpr std::uint64_t one_iteration_from_n = 1'000'000;
 
-/// Scenes are built once per (family, n) and shared by every benchmark that uses them.
-const Scene& scene_for(Family family, std::uint64_t n) {
-  static std::map<std::pair<Family, std::uint64_t>, Scene> cache;
-  auto it = cache.find({family, n});
-  if (it == cache.end()) {
-    GeneratorParams p;
-    p.n = n;
-    it = cache.emplace(std::make_pair(family, n), generate(family, p)).first;
-  }
-  return it->second;
-}
+using bench::scene_for;
 
 struct Answer {
   std::size_t pairs = 0;
