@@ -1,15 +1,12 @@
 #include <catch2/catch.hpp>
 
 #include "hitgrid/broadphase/brute_force.hpp"
+#include "support/pair_literals.hpp"
 
 using namespace hitgrid;
+using test::pair, test::S, test::C, test::B;
 
-namespace {
-Pair pair(ShapeKind ka, std::uint32_t a, ShapeKind kb, std::uint32_t b) { return {ShapeId(ka, a), ShapeId(kb, b)}; }
-constexpr auto S = ShapeKind::segment;
-constexpr auto C = ShapeKind::circle;
-constexpr auto B = ShapeKind::box;
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE("brute force finds exactly the touching and crossing pairs of a hand-built scene", "[broadphase]") {
   Scene scene;

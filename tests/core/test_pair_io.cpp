@@ -1,8 +1,7 @@
 // Pair lists: the hash, the text and binary formats (exact output, golden bytes from
 // tools/scenes_reference.py, every error message), round trips and a fuzz test.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cstdint>
 #include <fstream>
 #include <map>
@@ -14,16 +13,12 @@
 #include "hitgrid/core/error.hpp"
 #include "hitgrid/core/pair_io.hpp"
 #include "hitgrid/core/scene_binary_io.hpp"
+#include "support/pair_literals.hpp"
 
 using namespace hitgrid;
+using test::pair, test::S, test::C, test::B;
 
 namespace {
-
-constexpr auto S = ShapeKind::segment;
-constexpr auto C = ShapeKind::circle;
-constexpr auto B = ShapeKind::box;
-
-Pair pair(ShapeKind ka, std::uint32_t a, ShapeKind kb, std::uint32_t b) { return Pair(ShapeId(ka, a), ShapeId(kb, b)); }
 
 std::string file_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -142,8 +137,7 @@ TEST_CASE("pair text: every error, exactly", "[io]") {
   CHECK(text_error("s 17 s 3") == "t.txt:1:1: pair not in canonical order: s 17 s 3 (write s 3 s 17)");
   CHECK(text_error("c 0 s 5") == "t.txt:1:1: pair not in canonical order: c 0 s 5 (write s 5 c 0)");
   CHECK(text_error("s 0 s 1\ns 0 s 1") == "t.txt:2:1: duplicate pair s 0 s 1 (also on line 1)");
-  CHECK(text_error("s 0 s 2\n# c\n  s 0 s 1") ==
-        "t.txt:3:3: pairs not sorted: s 0 s 1 comes after s 0 s 2 (line 1)");
+  CHECK(text_error("s 0 s 2\n# c\n  s 0 s 1") == "t.txt:3:3: pairs not sorted: s 0 s 1 comes after s 0 s 2 (line 1)");
   CHECK(text_error("s 0 c 0\nb 0 b 1\r\nc 0 c 1\r\n") ==
         "t.txt:3:1: pairs not sorted: c 0 c 1 comes after b 0 b 1 (line 2)");
 }
@@ -210,8 +204,10 @@ TEST_CASE("pair binary: bad records are reported at their offset", "[io]") {
   };
   const auto sid = [](ShapeKind k, std::uint64_t i) { return (std::uint64_t{static_cast<std::uint8_t>(k)} << 30) | i; };
   CHECK(with_record2((3ull << 62) | 5) == "t.hgp: byte 40: pair 2: invalid shape kind in key 0xc000000000000005");
-  CHECK(with_record2((sid(S, 1) << 32) | sid(S, 1)) == "t.hgp: byte 40: pair 2: a shape cannot pair with itself: s 1 s 1");
-  CHECK(with_record2((sid(S, 3) << 32) | sid(S, 1)) == "t.hgp: byte 40: pair 2: not in canonical order: s 3 before s 1");
+  CHECK(with_record2((sid(S, 1) << 32) | sid(S, 1)) ==
+        "t.hgp: byte 40: pair 2: a shape cannot pair with itself: s 1 s 1");
+  CHECK(with_record2((sid(S, 3) << 32) | sid(S, 1)) ==
+        "t.hgp: byte 40: pair 2: not in canonical order: s 3 before s 1");
   CHECK(with_record2(pair(S, 0, C, 0).key()) == "t.hgp: byte 40: pair 2: duplicate of pair 1, s 0 c 0");
   CHECK(with_record2(pair(S, 0, S, 1).key()) ==
         "t.hgp: byte 40: pair 2: pairs not sorted: s 0 s 1 comes after s 0 c 0");

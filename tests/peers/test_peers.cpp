@@ -3,23 +3,19 @@
 // hitgrid's sorted pair list: a peer whose broad phase drops touching boxes, or reports a
 // pair twice, fails here before it can make a benchmark look faster than it is.
 #include <catch2/catch.hpp>
-
 #include <cfloat>
 #include <stdexcept>
 #include <string>
 
 #include "hitgrid/broadphase/find_pairs.hpp"
 #include "peers.hpp"
+#include "support/pair_literals.hpp"
 #include "support/pathological_scenes.hpp"
 
 using namespace hitgrid;
+using test::pair, test::S, test::C, test::B;
 
 namespace {
-
-Pair pair(ShapeKind ka, std::uint32_t a, ShapeKind kb, std::uint32_t b) { return {ShapeId(ka, a), ShapeId(kb, b)}; }
-constexpr auto S = ShapeKind::segment;
-constexpr auto C = ShapeKind::circle;
-constexpr auto B = ShapeKind::box;
 
 void check_every_peer(const std::string& name, const Scene& scene) {
   const PairList want = find_pairs(scene);
@@ -46,25 +42,25 @@ TEST_CASE("peers return hitgrid's pair list on every family and pathological lay
 TEST_CASE("peers count touching, shared endpoints, zero-size shapes and tangent circles", "[peers]") {
   Scene scene;
   // Segments.
-  scene.add(Segment{{0, 0}, {4, 0}});    // s0
-  scene.add(Segment{{4, 0}, {4, 3}});    // s1: shares endpoint (4,0) with s0
-  scene.add(Segment{{2, 0}, {2, 0}});    // s2: zero length, a point inside s0
-  scene.add(Segment{{2, 0}, {2, 0}});    // s3: the same point again
-  scene.add(Segment{{5, 0}, {9, 0}});    // s4: collinear with s0, gap 1
-  scene.add(Segment{{3, 0}, {6, 0}});    // s5: collinear overlap with s0 and s4
+  scene.add(Segment{{0, 0}, {4, 0}});      // s0
+  scene.add(Segment{{4, 0}, {4, 3}});      // s1: shares endpoint (4,0) with s0
+  scene.add(Segment{{2, 0}, {2, 0}});      // s2: zero length, a point inside s0
+  scene.add(Segment{{2, 0}, {2, 0}});      // s3: the same point again
+  scene.add(Segment{{5, 0}, {9, 0}});      // s4: collinear with s0, gap 1
+  scene.add(Segment{{3, 0}, {6, 0}});      // s5: collinear overlap with s0 and s4
   scene.add(Segment{{20, 20}, {20, 20}});  // s6: a point at box b2's corner
   // Circles.
-  scene.add(Circle{{0, 10}, 5});         // c0: tangent to box b0 at its corner (3,14) (3-4-5)
-  scene.add(Circle{{10, 10}, 5});        // c1: tangent to c0 at (5,10)
-  scene.add(Circle{{4, 3}, 0});          // c2: radius 0, s1's endpoint
-  scene.add(Circle{{30, 10}, 2});        // c3: tangent to box b3's edge x = 32
+  scene.add(Circle{{0, 10}, 5});   // c0: tangent to box b0 at its corner (3,14) (3-4-5)
+  scene.add(Circle{{10, 10}, 5});  // c1: tangent to c0 at (5,10)
+  scene.add(Circle{{4, 3}, 0});    // c2: radius 0, s1's endpoint
+  scene.add(Circle{{30, 10}, 2});  // c3: tangent to box b3's edge x = 32
   // Boxes.
-  scene.add(Box{{3, 14}, {4, 15}});      // b0: corner on c0
-  scene.add(Box{{4, 15}, {5, 16}});      // b1: touches b0 at the corner (4,15)
-  scene.add(Box{{20, 20}, {21, 21}});    // b2: corner holds s6
-  scene.add(Box{{32, 0}, {33, 20}});     // b3: edge tangent to c3
-  scene.add(Box{{21, 20}, {21, 25}});    // b4: zero width, on b2's edge x = 21
-  scene.add(Box{{40, 40}, {40, 40}});    // b5: a point, alone
+  scene.add(Box{{3, 14}, {4, 15}});    // b0: corner on c0
+  scene.add(Box{{4, 15}, {5, 16}});    // b1: touches b0 at the corner (4,15)
+  scene.add(Box{{20, 20}, {21, 21}});  // b2: corner holds s6
+  scene.add(Box{{32, 0}, {33, 20}});   // b3: edge tangent to c3
+  scene.add(Box{{21, 20}, {21, 25}});  // b4: zero width, on b2's edge x = 21
+  scene.add(Box{{40, 40}, {40, 40}});  // b5: a point, alone
 
   const PairList want = {
       pair(S, 0, S, 1), pair(S, 0, S, 2), pair(S, 0, S, 3), pair(S, 0, S, 5), pair(S, 1, S, 5),
