@@ -45,12 +45,35 @@ inline std::uint32_t overlap_mask8(const float* minx, const float* maxx, const f
 #endif
 }
 
+#if defined(__SSE2__)
+/// For each 4-bit mask, the positions of its set bits packed to the front (the lanes past
+/// their count are never read), and that count: appending the boxes a mask selects is one
+/// vector store (SSE2 has no compress instruction, but the positions are consecutive
+/// numbers, so base + table[mask] is the packed vector).
+struct SetBits4 {
+  alignas(16) std::int32_t position[16][4];
+  std::uint32_t count[16];
+};
+constexpr SetBits4 make_set_bits4() {
+  SetBits4 t{};
+  for (int m = 0; m < 16; ++m) {
+    int n = 0;
+    for (int i = 0; i < 4; ++i)
+      if (m >> i & 1) t.position[m][n++] = i;
+    t.count[m] = static_cast<std::uint32_t>(n);
+  }
+  return t;
+}
+constexpr SetBits4 set_bits4 = make_set_bits4();
+#endif
+
 }  // namespace
 
 struct HomeGrid::Scratch {
   explicit Scratch(const PairBatch& b) : batch(b) {}
-  // Candidate pairs (positions in home-cell order) waiting to be queued for the exact test.
-  std::uint32_t candidate_a[candidate_capacity]{}, candidate_b[candidate_capacity]{};
+  // Candidate pairs (positions in home-cell order) waiting to be queued for the exact test
+  // (8 more slots: sweep stores four lanes past the count).
+  std::uint32_t candidate_a[candidate_capacity + 8]{}, candidate_b[candidate_capacity + 8]{};
   std::uint32_t candidate_count = 0;
   PairBatch batch;
   std::vector<std::uint64_t> pairs;
@@ -128,11 +151,23 @@ inline void HomeGrid::sweep(std::uint32_t a, std::uint32_t begin, std::uint32_t 
     if (end - b < 8) mask &= (1u << (end - b)) - 1;
     // Append the candidates without branching on the mask (its bits are unpredictable).
     std::uint32_t n = t.candidate_count;
+#if defined(__SSE2__)
+    const __m128i va = _mm_set1_epi32(static_cast<std::int32_t>(a));
+    for (std::uint32_t half = 0; half < 2; ++half) {
+      const std::uint32_t m = (mask >> (4 * half)) & 15;
+      const __m128i at = _mm_add_epi32(_mm_set1_epi32(static_cast<std::int32_t>(b + 4 * half)),
+                                       _mm_load_si128(reinterpret_cast<const __m128i*>(set_bits4.position[m])));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(t.candidate_a + n), va);
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(t.candidate_b + n), at);
+      n += set_bits4.count[m];
+    }
+#else
     for (std::uint32_t i = 0; i < 8; ++i) {
       t.candidate_a[n] = a;
       t.candidate_b[n] = b + i;
       n += (mask >> i) & 1;
     }
+#endif
     t.candidate_count = n;
     if (n > candidate_capacity - 8) flush(t);
     if (b + 8 >= end || minx[b + 7] > x1) break;

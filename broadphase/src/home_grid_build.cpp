@@ -12,6 +12,7 @@
 #include "hitgrid/core/stopwatch.hpp"
 #include "home_grid.hpp"
 #include "radix_sort.hpp"
+#include "segment_home_rows.hpp"
 
 namespace hitgrid {
 namespace {
@@ -68,16 +69,31 @@ void HomeGrid::bucket_by_rows(const Scene& scene, std::uint64_t row_count, bool 
   // Each shape's row, kept for the scatter (reading 4 bytes is cheaper than deriving the
   // bounds and the row again).
   UninitializedVector<std::uint32_t> shape_row(n);
+  const SegmentHomeRows segment_rows(cells_, row0_);
+  const SegmentArrays& segments = scene.segments();
   tbb::parallel_for(std::size_t{0}, blocks, [&](std::size_t k) {
     std::uint32_t* count = place.data() + k * buckets;
     std::uint64_t crossed = 0;
-    for (std::size_t i = k * block_size; i < std::min(n, (k + 1) * block_size); ++i) {
+    auto one = [&](std::size_t i) {
       const Aabb b = record_of(scene, kinds_, static_cast<std::uint32_t>(i)).box;
       const std::uint64_t r = row_of(b);
       shape_row[i] = static_cast<std::uint32_t>(r);
       ++count[r];
       if (r == row_count) crossed += static_cast<std::uint64_t>(cells_.span(b.min.y, b.max.y).size());
+    };
+    const std::size_t end = std::min(n, (k + 1) * block_size);
+    std::size_t i = k * block_size;
+    // Segments four at a time (see SegmentHomeRows), falling back to one at a time for a
+    // group that holds a large one; everything else one at a time.
+    const std::size_t segments_end = segment_rows.usable() ? std::min<std::size_t>(end, kinds_.circles_begin) : i;
+    for (; i + 4 <= segments_end; i += 4) {
+      if (segment_rows.rows4(segments.ax.data() + i, segments.ay.data() + i, segments.bx.data() + i,
+                             segments.by.data() + i, shape_row.data() + i))
+        for (std::size_t j = i; j < i + 4; ++j) ++count[shape_row[j]];
+      else
+        for (std::size_t j = i; j < i + 4; ++j) one(j);
     }
+    for (; i < end; ++i) one(i);
     large_rows[k] = crossed;
   });
   if (may_give_up && std::accumulate(large_rows.begin(), large_rows.end(), std::uint64_t{0}) > 4 * std::uint64_t{n}) {
@@ -99,7 +115,8 @@ void HomeGrid::bucket_by_rows(const Scene& scene, std::uint64_t row_count, bool 
   items.resize(n);
   tbb::parallel_for(std::size_t{0}, blocks, [&](std::size_t k) {
     std::uint32_t* next = place.data() + k * buckets;
-    for (std::size_t i = k * block_size; i < std::min(n, (k + 1) * block_size); ++i) {
+    const std::size_t block_end = std::min(n, (k + 1) * block_size);
+    for (std::size_t i = k * block_size; i < block_end; ++i) {
       const ShapeRecord s = record_of(scene, kinds_, static_cast<std::uint32_t>(i));
       items[next[shape_row[i]]++] = {static_cast<std::uint32_t>(i), {s.g[0], s.g[1], s.g[2], s.g[3]}};
     }
@@ -135,9 +152,8 @@ void HomeGrid::sort_row(std::size_t k, RowSorter& t) {
     hi = std::max(hi, t.col[j]);
   }
   // order[rank] = j, by left edge, ties by j (global order). A counting sort by column
-  // (column order is left-edge order across cells), then each cell on its own: an
-  // insertion sort for the usual few shapes, std::sort for a crowded one. A row much
-  // wider than it is full is sorted outright.
+  // (column order is left-edge order across cells), then within the cells (below). A row
+  // much wider than it is full is sorted outright.
   auto left = [&](std::uint32_t j) { return t.box[j].min.x; };
   auto before = [&](std::uint32_t x, std::uint32_t y) { return left(x) < left(y) || (left(x) == left(y) && x < y); };
   t.order.resize(size);
@@ -148,20 +164,21 @@ void HomeGrid::sort_row(std::size_t k, RowSorter& t) {
     rows_[k].crowded = most >= crowded_shapes;
     for (std::size_t c = 1; c < t.count.size(); ++c) t.count[c] += t.count[c - 1];
     for (std::uint32_t j = 0; j < size; ++j) t.order[t.count[t.col[j] - lo]++] = j;
-    // Now count[c] is where column lo + c ends.
+    // Now count[c] is where column lo + c ends. The shapes are in column order; within a
+    // cell they still need sorting by left edge: std::sort for a crowded cell, then one
+    // insertion pass over the whole row for the rest (a shape never moves past the start
+    // of its cell, since every earlier cell's left edges are smaller, and a sorted cell
+    // costs one comparison per shape). A loop per cell would mispredict its exit at nearly
+    // every cell of a sparse row.
     std::uint32_t* order = t.order.data();
-    for (std::size_t c = 0, b = 0; c <= hi - lo; b = t.count[c++]) {
-      const std::size_t e = t.count[c];
-      if (e - b > 32) {
-        std::sort(order + b, order + e, before);
-        continue;
-      }
-      for (std::size_t i = b + 1; i < e; ++i) {
-        const std::uint32_t x = order[i];
-        std::size_t j = i;
-        for (; j > b && left(order[j - 1]) > left(x); --j) order[j] = order[j - 1];
-        order[j] = x;
-      }
+    if (most > 32)
+      for (std::size_t c = 0, b = 0; c <= hi - lo; b = t.count[c++])
+        if (t.count[c] - b > 32) std::sort(order + b, order + t.count[c], before);
+    for (std::size_t i = 1; i < size; ++i) {
+      const std::uint32_t x = order[i];
+      std::size_t j = i;
+      for (; j > 0 && left(order[j - 1]) > left(x); --j) order[j] = order[j - 1];
+      order[j] = x;
     }
   } else {
     std::iota(t.order.begin(), t.order.end(), 0u);
