@@ -120,10 +120,7 @@ void HomeGrid::pairs_among(PairKeys& out) {
     }
     flush(t);
   });
-  if (sorting) {
-    rows_sorted_ = true;
-    UninitializedVector<Item>().swap(items_);
-  }
+  if (sorting) rows_sorted_ = true;
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, rows, 64), [&](const auto& r) {
     Scratch& t = scratch.local();
     for (std::size_t k = r.begin(); k != r.end(); ++k)
@@ -177,8 +174,8 @@ inline void HomeGrid::sweep(std::uint32_t a, std::uint32_t begin, std::uint32_t 
 /// The exact tests of the gathered candidates.
 void HomeGrid::flush(Scratch& t) const {
   for (std::uint32_t c = 0; c < t.candidate_count; ++c) {
-    const std::uint32_t a = t.candidate_a[c], b = t.candidate_b[c];
-    exact(shape_[a], geometry_[a].v, shape_[b], geometry_[b].v, t);
+    const Item &a = item(t.candidate_a[c]), &b = item(t.candidate_b[c]);
+    exact(a.shape, a.g, b.shape, b.g, t);
   }
   t.candidate_count = 0;
 }
@@ -261,7 +258,7 @@ std::uint32_t HomeGrid::crowded_cell(std::uint32_t cb, std::uint32_t row_end, st
     return minx_[a] <= maxx_[b] && minx_[b] <= maxx_[a] && miny_[a] <= maxy_[b] && miny_[b] <= maxy_[a];
   };
   auto test = [&](std::uint32_t a, std::uint32_t b) {
-    if (overlap(a, b)) exact(shape_[a], geometry_[a].v, shape_[b], geometry_[b].v, t);
+    if (overlap(a, b)) exact(item(a).shape, item(a).g, item(b).shape, item(b).g, t);
   };
   const std::vector<std::uint32_t>& own = t.own;
   const std::vector<std::uint32_t>& others = t.others;
@@ -294,7 +291,7 @@ void HomeGrid::test_range(std::uint32_t shape, const ShapeRecord& r, std::uint32
     }
     for (std::uint32_t c = 0; c < n; ++c) {
       const std::uint32_t b = t.candidates[c];
-      exact(shape, r.g, shape_[b], geometry_[b].v, t);
+      exact(shape, r.g, item(b).shape, item(b).g, t);
     }
     begin = stop;
   }

@@ -70,9 +70,11 @@ class HomeGrid {
     std::uint32_t begin, end;
     bool crowded;  // may hold a crowded cell (see crowded_cell)
   };
-  /// A shape on its way to its row: global index and geometry (its bounds are derived
+  /// A small shape's global index and geometry, grouped by row (its bounds are derived
   /// again when its row is sorted: writing 20 bytes per shape instead of 36 is what the
-  /// scatter by row costs).
+  /// scatter by row costs). Rows are sorted by permuting the bounds only: the exact tests
+  /// reach the geometry through item_ (a third of the shapes take part in a candidate
+  /// pair, so moving every shape's geometry into order cost more than the indirection).
   struct Item {
     std::uint32_t shape;
     float g[4];
@@ -93,7 +95,8 @@ class HomeGrid {
   /// Sorts every row not sorted yet (pairs_among sorts rows as it goes).
   void sort_rows();
   void resize(std::size_t small);
-  void store(std::size_t p, std::uint32_t shape, const Aabb& box, const float* g);
+  void store(std::size_t p, const Aabb& box, std::uint32_t item);
+  const Item& item(std::uint32_t p) const { return items_[item_[p]]; }
   /// A cell with at least this many shapes is searched on its own, along its better axis.
   static constexpr std::uint32_t crowded_shapes = 32;
   std::int64_t col_of(std::uint32_t p) const { return cells_.index(minx_[p]); }
@@ -119,16 +122,13 @@ class HomeGrid {
   std::int64_t col0_ = 0, row0_ = 0;
   std::uint64_t cols_ = 0;
   bool many_large_ = false;
-  // The small shapes in home-cell order, as columns (padded by 8 empty boxes, see sweep):
-  // bounds for the candidate filter, geometry for the exact test, global index.
+  // The small shapes in home-cell order: bounds as columns for the candidate filter
+  // (padded by 8 empty boxes, see sweep), and where each one's item is.
   UninitializedVector<float> minx_, miny_, maxx_, maxy_;
-  struct Geometry {
-    float v[4];
-  };
-  UninitializedVector<Geometry> geometry_;
-  UninitializedVector<std::uint32_t> shape_;
+  UninitializedVector<std::uint32_t> item_;
   std::vector<Row> rows_;  // rows holding shapes, ascending
-  // Until the rows are sorted (dense worlds): the small shapes grouped by row, unsorted.
+  // The small shapes grouped by row (dense worlds: unsorted within a row; sparse: in
+  // home-cell order), then the large ones.
   UninitializedVector<Item> items_;
   bool rows_sorted_ = true;
   std::vector<std::uint32_t> large_ids_;

@@ -42,7 +42,7 @@ HomeGrid::HomeGrid(const Scene& scene, KindRanges kinds, PairKeyCodec keys, int 
     else
       bucket_by_cells(scene, row_count);
   }
-  stats_.small = shape_.size();
+  stats_.small = item_.size();
   stats_.rows = rows_.size();
   stats_.bucket_ms = clock.lap_ms();
 }
@@ -186,7 +186,7 @@ void HomeGrid::sort_row(std::size_t k, RowSorter& t) {
   }
   for (std::uint32_t rank = 0; rank < size; ++rank) {
     const std::uint32_t j = t.order[rank];
-    store(row.begin + rank, items_[row.begin + j].shape, t.box[j], items_[row.begin + j].g);
+    store(row.begin + rank, t.box[j], row.begin + j);
   }
 }
 
@@ -197,7 +197,6 @@ void HomeGrid::sort_rows() {
     for (std::size_t k = range.begin(); k != range.end(); ++k) sort_row(k, scratch.local());
   });
   rows_sorted_ = true;
-  UninitializedVector<Item>().swap(items_);
 }
 
 /// Sparse worlds, whose rows range far beyond the number of shapes: a radix sort on the
@@ -229,11 +228,13 @@ void HomeGrid::bucket_by_cells(const Scene& scene, std::uint64_t row_count) {
   }
 
   resize(small);
+  items_.resize(small);
   UninitializedVector<std::uint32_t> row(small);
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, small, 1 << 14), [&](const auto& r) {
     for (std::size_t p = r.begin(); p != r.end(); ++p) {
       const ShapeRecord s = record_of(scene, kinds_, keyed[p].shape);
-      store(p, keyed[p].shape, s.box, s.g);
+      items_[p] = {keyed[p].shape, {s.g[0], s.g[1], s.g[2], s.g[3]}};
+      store(p, s.box, static_cast<std::uint32_t>(p));
       row[p] = static_cast<std::uint32_t>(cells_.index(s.box.min.y) - row0_);
     }
   });
@@ -249,8 +250,7 @@ void HomeGrid::bucket_by_cells(const Scene& scene, std::uint64_t row_count) {
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, rows_.size(), 8), [&](const auto& range) {
     std::vector<std::uint32_t> order;
     std::vector<float> v;
-    std::vector<Geometry> g;
-    std::vector<std::uint32_t> s;
+    std::vector<std::uint32_t> at;
     for (std::size_t k = range.begin(); k != range.end(); ++k) {
       const Row& w = rows_[k];
       order.resize(w.end - w.begin);
@@ -265,14 +265,9 @@ void HomeGrid::bucket_by_cells(const Scene& scene, std::uint64_t row_count) {
         for (std::uint32_t p : order) v.push_back((*column)[p]);
         std::copy(v.begin(), v.end(), column->begin() + w.begin);
       }
-      g.clear();
-      s.clear();
-      for (std::uint32_t p : order) {
-        g.push_back(geometry_[p]);
-        s.push_back(shape_[p]);
-      }
-      std::copy(g.begin(), g.end(), geometry_.begin() + w.begin);
-      std::copy(s.begin(), s.end(), shape_.begin() + w.begin);
+      at.clear();
+      for (std::uint32_t p : order) at.push_back(item_[p]);
+      std::copy(at.begin(), at.end(), item_.begin() + w.begin);
     }
   });
 }
@@ -288,17 +283,15 @@ void HomeGrid::resize(std::size_t small) {
     v->resize(small + 8);
     std::fill(v->end() - 8, v->end(), -HUGE_VALF);
   }
-  geometry_.resize(small);
-  shape_.resize(small);
+  item_.resize(small);
 }
 
-void HomeGrid::store(std::size_t p, std::uint32_t shape, const Aabb& box, const float* g) {
+void HomeGrid::store(std::size_t p, const Aabb& box, std::uint32_t item) {
   minx_[p] = box.min.x;
   miny_[p] = box.min.y;
   maxx_[p] = box.max.x;
   maxy_[p] = box.max.y;
-  geometry_[p] = {{g[0], g[1], g[2], g[3]}};
-  shape_[p] = shape;
+  item_[p] = item;
 }
 
 std::uint32_t HomeGrid::first_col_at_least(std::uint32_t begin, std::uint32_t end, std::int64_t col) const {
