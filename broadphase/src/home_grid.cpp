@@ -19,8 +19,6 @@
 namespace hitgrid {
 namespace {
 
-// Candidates are filtered in chunks of this many (a buffer on the stack).
-constexpr std::uint32_t chunk = 64;
 // Candidate pairs gathered before their exact tests run.
 constexpr std::uint32_t candidate_capacity = 256;
 
@@ -67,6 +65,31 @@ constexpr SetBits4 make_set_bits4() {
 constexpr SetBits4 set_bits4 = make_set_bits4();
 #endif
 
+/// Appends (a, b + i) to the lists for each set bit i of the 8-bit mask, at position n,
+/// without branching on the mask (its bits are unpredictable); returns the new count. The
+/// lists need 4 slots past the returned count.
+inline std::uint32_t append_candidates(std::uint32_t mask, std::uint32_t a, std::uint32_t b, std::uint32_t* as,
+                                       std::uint32_t* bs, std::uint32_t n) {
+#if defined(__SSE2__)
+  const __m128i va = _mm_set1_epi32(static_cast<std::int32_t>(a));
+  for (std::uint32_t half = 0; half < 2; ++half) {
+    const std::uint32_t m = (mask >> (4 * half)) & 15;
+    const __m128i at = _mm_add_epi32(_mm_set1_epi32(static_cast<std::int32_t>(b + 4 * half)),
+                                     _mm_load_si128(reinterpret_cast<const __m128i*>(set_bits4.position[m])));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(as + n), va);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(bs + n), at);
+    n += set_bits4.count[m];
+  }
+#else
+  for (std::uint32_t i = 0; i < 8; ++i) {
+    as[n] = a;
+    bs[n] = b + i;
+    n += (mask >> i) & 1;
+  }
+#endif
+  return n;
+}
+
 }  // namespace
 
 struct HomeGrid::Scratch {
@@ -75,12 +98,14 @@ struct HomeGrid::Scratch {
   // (8 more slots: sweep stores four lanes past the count).
   std::uint32_t candidate_a[candidate_capacity + 8]{}, candidate_b[candidate_capacity + 8]{};
   std::uint32_t candidate_count = 0;
+  // The same for a large shape (index into large_ids_) and small shapes (positions).
+  std::uint32_t large_a[candidate_capacity + 8]{}, large_b[candidate_capacity + 8]{};
+  std::uint32_t large_count = 0;
   PairBatch batch;
   std::vector<std::uint64_t> pairs;
   std::vector<std::uint32_t> own, others;  // a crowded cell's shapes and its neighbours', sorted
   std::vector<std::uint32_t> col_start;    // where each column's shapes begin in one row
   RowSorter sorter;
-  std::uint32_t candidates[chunk]{};
 };
 
 /// Per-thread scratch, each with an empty batch for this grid's ISA.
@@ -146,27 +171,8 @@ inline void HomeGrid::sweep(std::uint32_t a, std::uint32_t begin, std::uint32_t 
     // The arrays are padded by 8, so b + i may run past `end` (the mask drops those).
     std::uint32_t mask = overlap_mask8(minx + b, maxx + b, miny + b, maxy + b, x0, x1, y0, y1);
     if (end - b < 8) mask &= (1u << (end - b)) - 1;
-    // Append the candidates without branching on the mask (its bits are unpredictable).
-    std::uint32_t n = t.candidate_count;
-#if defined(__SSE2__)
-    const __m128i va = _mm_set1_epi32(static_cast<std::int32_t>(a));
-    for (std::uint32_t half = 0; half < 2; ++half) {
-      const std::uint32_t m = (mask >> (4 * half)) & 15;
-      const __m128i at = _mm_add_epi32(_mm_set1_epi32(static_cast<std::int32_t>(b + 4 * half)),
-                                       _mm_load_si128(reinterpret_cast<const __m128i*>(set_bits4.position[m])));
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(t.candidate_a + n), va);
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(t.candidate_b + n), at);
-      n += set_bits4.count[m];
-    }
-#else
-    for (std::uint32_t i = 0; i < 8; ++i) {
-      t.candidate_a[n] = a;
-      t.candidate_b[n] = b + i;
-      n += (mask >> i) & 1;
-    }
-#endif
-    t.candidate_count = n;
-    if (n > candidate_capacity - 8) flush(t);
+    t.candidate_count = append_candidates(mask, a, b, t.candidate_a, t.candidate_b, t.candidate_count);
+    if (t.candidate_count > candidate_capacity - 8) flush(t);
     if (b + 8 >= end || minx[b + 7] > x1) break;
   }
 }
@@ -278,23 +284,26 @@ std::uint32_t HomeGrid::crowded_cell(std::uint32_t cb, std::uint32_t row_end, st
   return ce;
 }
 
-/// A large shape against the small shapes [begin, end).
-void HomeGrid::test_range(std::uint32_t shape, const ShapeRecord& r, std::uint32_t begin, std::uint32_t end,
-                          Scratch& t) const {
-  const float x0 = r.box.min.x, y0 = r.box.min.y, x1 = r.box.max.x, y1 = r.box.max.y;
-  while (begin < end) {
-    const std::uint32_t stop = std::min(end, begin + chunk);
-    std::uint32_t n = 0;
-    for (std::uint32_t b = begin; b < stop; ++b) {
-      t.candidates[n] = b;
-      n += (minx_[b] <= x1) & (x0 <= maxx_[b]) & (miny_[b] <= y1) & (y0 <= maxy_[b]);
-    }
-    for (std::uint32_t c = 0; c < n; ++c) {
-      const std::uint32_t b = t.candidates[c];
-      exact(shape, r.g, item(b).shape, item(b).g, t);
-    }
-    begin = stop;
+/// Large shape `large` (index into large_ids_) against the small shapes [begin, end):
+/// boxes eight at a time, as in sweep; the exact tests run in flush_large.
+void HomeGrid::test_range(std::uint32_t large, std::uint32_t begin, std::uint32_t end, Scratch& t) const {
+  const Aabb& box = large_records_[large].box;
+  for (std::uint32_t b = begin; b < end; b += 8) {
+    std::uint32_t mask = overlap_mask8(minx_.data() + b, maxx_.data() + b, miny_.data() + b, maxy_.data() + b,
+                                       box.min.x, box.max.x, box.min.y, box.max.y);
+    if (end - b < 8) mask &= (1u << (end - b)) - 1;
+    t.large_count = append_candidates(mask, large, b, t.large_a, t.large_b, t.large_count);
+    if (t.large_count > candidate_capacity - 8) flush_large(t);
   }
+}
+
+void HomeGrid::flush_large(Scratch& t) const {
+  for (std::uint32_t c = 0; c < t.large_count; ++c) {
+    const std::uint32_t l = t.large_a[c];
+    const Item& s = item(t.large_b[c]);
+    exact(large_ids_[l], large_records_[l].g, s.shape, s.g, t);
+  }
+  t.large_count = 0;
 }
 
 void HomeGrid::exact(std::uint32_t a, const float* ga, std::uint32_t b, const float* gb, Scratch& t) const {
@@ -374,9 +383,10 @@ void HomeGrid::pairs_with_large(PairKeys& out) {
               table ? t.col_start[span.lo] : first_col_at_least(row.begin, row.end, col0_ + span.lo);
           const std::uint32_t end =
               table ? t.col_start[span.hi + 1] : first_col_at_least(begin, row.end, col0_ + span.hi + 1);
-          test_range(large[span.large], records[span.large], begin, end, t);
+          test_range(span.large, begin, end, t);
         }
       }
+      flush_large(t);
     });
     scratch.collect(out, stats_);
   }

@@ -111,7 +111,8 @@ class HomeGrid {
   void sweep(std::uint32_t a, std::uint32_t begin, std::uint32_t end, Scratch& t) const;
   template <class F>
   void for_each_home_span(std::uint32_t shape, const ShapeRecord& r, F&& f) const;
-  void test_range(std::uint32_t shape, const ShapeRecord& r, std::uint32_t begin, std::uint32_t end, Scratch& t) const;
+  void test_range(std::uint32_t large, std::uint32_t begin, std::uint32_t end, Scratch& t) const;
+  void flush_large(Scratch& t) const;
   void exact(std::uint32_t a, const float* ga, std::uint32_t b, const float* gb, Scratch& t) const;
 
   KindRanges kinds_;

@@ -9,34 +9,11 @@
 #include "cell_size.hpp"
 #include "hitgrid/core/stopwatch.hpp"
 #include "home_grid.hpp"
-#include "radix_sort.hpp"
+#include "sorted_pairs.hpp"
 #include "tiled_grid.hpp"
 
 namespace hitgrid {
 namespace {
-
-/// The pairs of every part, joined, sorted and as (kind, id) pairs. Repeats (rare, from
-/// the tiled grid's first-cell rule) are removed.
-PairList sorted_unique_pairs(PairKeys& parts, PairKeyCodec codec, const KindRanges& kinds) {
-  std::size_t total = 0;
-  for (const auto& p : parts.parts()) total += p.size();
-  std::vector<std::uint64_t> keys;
-  keys.reserve(total);
-  for (auto& p : parts.parts()) {
-    keys.insert(keys.end(), p.begin(), p.end());
-    std::vector<std::uint64_t>().swap(p);
-  }
-  radix_sort(keys, 2 * codec.id_bits);
-  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
-  PairList out(keys.size());
-  const std::uint64_t mask = (std::uint64_t{1} << codec.id_bits) - 1;
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, keys.size(), 1 << 14), [&](const auto& r) {
-    for (std::size_t k = r.begin(); k != r.end(); ++k)
-      out[k] = Pair(kinds.id(static_cast<std::uint32_t>(keys[k] >> codec.id_bits)),
-                    kinds.id(static_cast<std::uint32_t>(keys[k] & mask)));
-  });
-  return out;
-}
 
 /// Pairs among `records` (global indices in `global`, or 0, 1, ... if null) on the tiled
 /// grid, with cells no smaller than 2^min_log2.

@@ -1,0 +1,148 @@
+#include "sorted_pairs.hpp"
+
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "radix_sort.hpp"
+#include "uninitialized_vector.hpp"
+
+namespace hitgrid {
+namespace {
+
+/// Keys per bucket the top-digit scatter aims at: a bucket (64 KiB) then stays in the L2
+/// cache for its LSD passes, and its counters (2048 per pass) cost little next to its keys.
+constexpr std::size_t bucket_target = 8192;
+constexpr int lsd_digit_bits = 11;
+/// Parts are read in chunks of at most this many keys, each counted on its own.
+constexpr std::size_t chunk_size = std::size_t{1} << 15;
+
+struct Chunk {
+  const std::uint64_t* keys;
+  std::size_t size;
+};
+
+/// Small key sets: joined and sorted by the plain radix sort.
+PairList small_sorted_unique_pairs(PairKeys& parts, std::size_t total, PairKeyCodec codec, const KindRanges& kinds) {
+  std::vector<std::uint64_t> keys;
+  keys.reserve(total);
+  for (auto& p : parts.parts()) {
+    keys.insert(keys.end(), p.begin(), p.end());
+    std::vector<std::uint64_t>().swap(p);
+  }
+  radix_sort(keys, 2 * codec.id_bits);
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  PairList out(keys.size());
+  const std::uint64_t mask = (std::uint64_t{1} << codec.id_bits) - 1;
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, keys.size(), 1 << 14), [&](const auto& r) {
+    for (std::size_t k = r.begin(); k != r.end(); ++k)
+      out[k] = Pair(kinds.id(static_cast<std::uint32_t>(keys[k] >> codec.id_bits)),
+                    kinds.id(static_cast<std::uint32_t>(keys[k] & mask)));
+  });
+  return out;
+}
+
+}  // namespace
+
+/// Large key sets: one parallel pass scatters the keys straight from the parts into
+/// buckets by their top bits (no joined copy first); then each bucket, in the cache, is
+/// sorted on the remaining bits by LSD passes, freed of repeats and written out as pairs
+/// at its final place (a repeat is always in one bucket). Only when some bucket had
+/// repeats are the buckets moved together afterwards (the tiled grid's rare repeats).
+PairList sorted_unique_pairs(PairKeys& parts, PairKeyCodec codec, const KindRanges& kinds) {
+  std::size_t total = 0;
+  for (const auto& p : parts.parts()) total += p.size();
+  const int key_bits = 2 * codec.id_bits;
+  if (total < 64 * bucket_target || key_bits <= 2 * lsd_digit_bits)
+    return small_sorted_unique_pairs(parts, total, codec, kinds);
+
+  std::vector<Chunk> chunks;
+  for (const auto& p : parts.parts())
+    for (std::size_t at = 0; at < p.size(); at += chunk_size)
+      chunks.push_back({p.data() + at, std::min(chunk_size, p.size() - at)});
+  int top_bits = 1;
+  while (top_bits < 16 && (total >> top_bits) > bucket_target) ++top_bits;
+  const int shift = key_bits - top_bits;
+  const std::size_t buckets = std::size_t{1} << top_bits;
+
+  // Counts per (chunk, bucket), then each chunk's place in each bucket.
+  std::vector<std::uint32_t> place(chunks.size() * buckets, 0);
+  tbb::parallel_for(std::size_t{0}, chunks.size(), [&](std::size_t c) {
+    std::uint32_t* count = place.data() + c * buckets;
+    for (std::size_t i = 0; i < chunks[c].size; ++i) ++count[chunks[c].keys[i] >> shift];
+  });
+  std::vector<std::size_t> bucket_start(buckets + 1, 0);
+  for (std::size_t c = 0; c < chunks.size(); ++c)
+    for (std::size_t d = 0; d < buckets; ++d) bucket_start[d + 1] += place[c * buckets + d];
+  for (std::size_t d = 0; d < buckets; ++d) bucket_start[d + 1] += bucket_start[d];
+  {
+    std::vector<std::size_t> next(bucket_start.begin(), bucket_start.end() - 1);
+    for (std::size_t c = 0; c < chunks.size(); ++c)
+      for (std::size_t d = 0; d < buckets; ++d) {
+        const std::uint32_t n = place[c * buckets + d];
+        place[c * buckets + d] = static_cast<std::uint32_t>(next[d] - bucket_start[d]);  // offset in the bucket
+        next[d] += n;
+      }
+  }
+  UninitializedVector<std::uint64_t> scattered(total);
+  tbb::parallel_for(std::size_t{0}, chunks.size(), [&](std::size_t c) {
+    std::uint32_t* at = place.data() + c * buckets;
+    for (std::size_t i = 0; i < chunks[c].size; ++i) {
+      const std::uint64_t key = chunks[c].keys[i];
+      const std::size_t d = key >> shift;
+      scattered[bucket_start[d] + at[d]++] = key;
+    }
+  });
+  for (auto& p : parts.parts()) std::vector<std::uint64_t>().swap(p);
+
+  // Each bucket: LSD passes on the low `shift` bits, then repeats dropped and pairs out.
+  const int passes = (shift + lsd_digit_bits - 1) / lsd_digit_bits;
+  const int bits = (shift + passes - 1) / passes;
+  const std::uint64_t mask = (std::uint64_t{1} << bits) - 1;
+  const std::uint64_t id_mask = (std::uint64_t{1} << codec.id_bits) - 1;
+  PairList out(total);
+  std::vector<std::size_t> kept(buckets, 0);
+  struct Scratch {
+    std::vector<std::uint64_t> keys;
+    std::vector<std::uint32_t> count;
+  };
+  tbb::enumerable_thread_specific<Scratch> scratch;
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, buckets, 4), [&](const auto& range) {
+    Scratch& t = scratch.local();
+    t.count.resize(mask + 2);
+    for (std::size_t d = range.begin(); d != range.end(); ++d) {
+      const std::size_t lo = bucket_start[d], n = bucket_start[d + 1] - lo;
+      t.keys.resize(n);
+      std::uint64_t* from = scattered.data() + lo;
+      std::uint64_t* to = t.keys.data();
+      for (int p = 0; p < passes; ++p) {
+        const int at = p * bits;
+        std::fill(t.count.begin(), t.count.end(), 0u);
+        for (std::size_t i = 0; i < n; ++i) ++t.count[((from[i] >> at) & mask) + 1];
+        for (std::size_t c = 1; c < t.count.size(); ++c) t.count[c] += t.count[c - 1];
+        for (std::size_t i = 0; i < n; ++i) to[t.count[(from[i] >> at) & mask]++] = from[i];
+        std::swap(from, to);
+      }
+      std::size_t k = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        if (i != 0 && from[i] == from[i - 1]) continue;
+        out[lo + k++] = Pair(kinds.id(static_cast<std::uint32_t>(from[i] >> codec.id_bits)),
+                             kinds.id(static_cast<std::uint32_t>(from[i] & id_mask)));
+      }
+      kept[d] = k;
+    }
+  });
+  // Close the gaps repeats left (in bucket order: every move goes to a lower place).
+  std::size_t size = 0;
+  for (std::size_t d = 0; d < buckets; ++d) {
+    if (size != bucket_start[d] && kept[d] != 0)
+      std::memmove(out.data() + size, out.data() + bucket_start[d], kept[d] * sizeof(Pair));
+    size += kept[d];
+  }
+  out.resize(size);
+  return out;
+}
+
+}  // namespace hitgrid

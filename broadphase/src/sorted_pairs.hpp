@@ -1,0 +1,15 @@
+// The last step of the grid: the pair keys of every part (per thread, per stage) become
+// one sorted PairList without repeats.
+#pragma once
+
+#include "hitgrid/core/shape_id.hpp"
+#include "packed_shapes.hpp"
+#include "pair_keys.hpp"
+
+namespace hitgrid {
+
+/// The keys of all parts (emptied), sorted, each once, as (kind, id) pairs. Runs in the
+/// calling TBB arena; the result does not depend on how the keys are split into parts.
+PairList sorted_unique_pairs(PairKeys& parts, PairKeyCodec codec, const KindRanges& kinds);
+
+}  // namespace hitgrid
