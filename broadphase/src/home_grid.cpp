@@ -160,8 +160,11 @@ void HomeGrid::pairs_among(PairKeys& out) {
 /// edge is at most a's right edge: bounding boxes, then the exact test. The boxes are
 /// tested eight at a time into a bit mask, without branches: most shapes have one or two
 /// candidates, and a loop that stops at the first left edge past a's right edge
-/// mispredicts its exit nearly every time.
-inline void HomeGrid::sweep(std::uint32_t a, std::uint32_t begin, std::uint32_t end, Scratch& t) const {
+/// mispredicts its exit nearly every time. `count` stands for t.candidate_count, kept by
+/// the caller in a local: the candidate stores may alias the member (both are uint32_t),
+/// which would make every append wait for the last one's count to reach memory and back.
+inline void HomeGrid::sweep(std::uint32_t a, std::uint32_t begin, std::uint32_t end, Scratch& t,
+                            std::uint32_t& count) const {
   const float x0 = minx_[a], x1 = maxx_[a], y0 = miny_[a], y1 = maxy_[a];
   const float* minx = minx_.data();
   const float* maxx = maxx_.data();
@@ -171,8 +174,12 @@ inline void HomeGrid::sweep(std::uint32_t a, std::uint32_t begin, std::uint32_t 
     // The arrays are padded by 8, so b + i may run past `end` (the mask drops those).
     std::uint32_t mask = overlap_mask8(minx + b, maxx + b, miny + b, maxy + b, x0, x1, y0, y1);
     if (end - b < 8) mask &= (1u << (end - b)) - 1;
-    t.candidate_count = append_candidates(mask, a, b, t.candidate_a, t.candidate_b, t.candidate_count);
-    if (t.candidate_count > candidate_capacity - 8) flush(t);
+    count = append_candidates(mask, a, b, t.candidate_a, t.candidate_b, count);
+    if (count > candidate_capacity - 8) {
+      t.candidate_count = count;
+      flush(t);
+      count = 0;
+    }
     if (b + 8 >= end || minx[b + 7] > x1) break;
   }
 }
@@ -199,6 +206,7 @@ void HomeGrid::row_pairs(std::size_t k, Scratch& t) const {
   const std::uint32_t up_begin = above ? rows_[k + 1].begin : row.end, up_end = above ? rows_[k + 1].end : row.end;
   const float* maxx = maxx_.data();
   std::uint32_t lo = up_begin;
+  std::uint32_t count = t.candidate_count;  // see sweep
   for (std::uint32_t a = row.begin; a < row.end;) {
     if (row.crowded && a + crowded_shapes <= row.end && col_of(a + crowded_shapes - 1) == col_of(a) &&
         (a == row.begin || col_of(a - 1) != col_of(a))) {
@@ -206,7 +214,7 @@ void HomeGrid::row_pairs(std::size_t k, Scratch& t) const {
       continue;
     }
     const float x0 = minx_[a];
-    sweep(a, a + 1, row.end, t);
+    sweep(a, a + 1, row.end, t, count);
     // Move lo past the shapes above that end before a starts (they cannot reach any later
     // shape of this row either). It usually moves by zero to two: up to three steps from
     // independent loads (maxx is padded past the last shape), and a loop only when all
@@ -217,9 +225,10 @@ void HomeGrid::row_pairs(std::size_t k, Scratch& t) const {
     lo += s0 + (s0 & s1) + (s0 & s1 & s2);
     if (s0 & s1 & s2)
       while (lo < up_end && maxx[lo] < x0) ++lo;
-    sweep(a, lo, up_end, t);
+    sweep(a, lo, up_end, t, count);
     ++a;
   }
+  t.candidate_count = count;
 }
 
 /// A crowded cell starting at cb (its row ends at row_end, the row above is [up_begin,

@@ -108,7 +108,7 @@ class HomeGrid {
   std::uint32_t crowded_cell(std::uint32_t cb, std::uint32_t row_end, std::uint32_t up_begin, std::uint32_t up_end,
                              Scratch& t) const;
   void flush(Scratch& t) const;
-  void sweep(std::uint32_t a, std::uint32_t begin, std::uint32_t end, Scratch& t) const;
+  void sweep(std::uint32_t a, std::uint32_t begin, std::uint32_t end, Scratch& t, std::uint32_t& count) const;
   template <class F>
   void for_each_home_span(std::uint32_t shape, const ShapeRecord& r, F&& f) const;
   void test_range(std::uint32_t large, std::uint32_t begin, std::uint32_t end, Scratch& t) const;
