@@ -5,6 +5,7 @@
 // measured about 5% of a find_pairs call. That includes elements such as Aabb whose
 // members have default initializers: those are still trivially copyable and destructible
 // (implicit-lifetime types, C++20 [intro.object]), so the allocation itself creates them.
+// Their storage comes from block_cache, which keeps large blocks between calls.
 #pragma once
 
 #include <memory>
@@ -12,6 +13,8 @@
 #include <type_traits>
 #include <utility>
 #include <vector>
+
+#include "block_cache.hpp"
 
 namespace hitgrid {
 
@@ -24,6 +27,12 @@ struct DefaultInitAllocator : std::allocator<T> {
   DefaultInitAllocator() = default;
   template <class U>
   DefaultInitAllocator(const DefaultInitAllocator<U>&) noexcept {}
+
+  T* allocate(std::size_t n) {
+    if (n > std::size_t(-1) / sizeof(T)) throw std::bad_array_new_length();
+    return static_cast<T*>(block_cache::allocate(n * sizeof(T)));
+  }
+  void deallocate(T* p, std::size_t n) noexcept { block_cache::deallocate(p, n * sizeof(T)); }
 
   template <class U>
   void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
