@@ -19,6 +19,13 @@ constexpr int lsd_digit_bits = 11;
 /// Parts are read in chunks of at most this many keys, each counted on its own.
 constexpr std::size_t chunk_size = std::size_t{1} << 15;
 
+/// The (kind, id) pair of a key.
+Pair pair_of(std::uint64_t key, PairKeyCodec codec, const KindRanges& kinds) {
+  const std::uint64_t low = (std::uint64_t{1} << codec.id_bits) - 1;
+  return Pair(kinds.id(static_cast<std::uint32_t>(key >> codec.id_bits)),
+              kinds.id(static_cast<std::uint32_t>(key & low)));
+}
+
 struct Chunk {
   const std::uint64_t* keys;
   std::size_t size;
@@ -35,11 +42,8 @@ PairList small_sorted_unique_pairs(PairKeys& parts, std::size_t total, PairKeyCo
   radix_sort(keys, 2 * codec.id_bits);
   keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
   PairList out(keys.size());
-  const std::uint64_t mask = (std::uint64_t{1} << codec.id_bits) - 1;
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, keys.size(), 1 << 14), [&](const auto& r) {
-    for (std::size_t k = r.begin(); k != r.end(); ++k)
-      out[k] = Pair(kinds.id(static_cast<std::uint32_t>(keys[k] >> codec.id_bits)),
-                    kinds.id(static_cast<std::uint32_t>(keys[k] & mask)));
+    for (std::size_t k = r.begin(); k != r.end(); ++k) out[k] = pair_of(keys[k], codec, kinds);
   });
   return out;
 }
@@ -101,7 +105,6 @@ PairList sorted_unique_pairs(PairKeys& parts, PairKeyCodec codec, const KindRang
   const int passes = (shift + lsd_digit_bits - 1) / lsd_digit_bits;
   const int bits = (shift + passes - 1) / passes;
   const std::uint64_t mask = (std::uint64_t{1} << bits) - 1;
-  const std::uint64_t id_mask = (std::uint64_t{1} << codec.id_bits) - 1;
   PairList out(total);
   std::vector<std::size_t> kept(buckets, 0);
   struct Scratch {
@@ -128,8 +131,7 @@ PairList sorted_unique_pairs(PairKeys& parts, PairKeyCodec codec, const KindRang
       std::size_t k = 0;
       for (std::size_t i = 0; i < n; ++i) {
         if (i != 0 && from[i] == from[i - 1]) continue;
-        out[lo + k++] = Pair(kinds.id(static_cast<std::uint32_t>(from[i] >> codec.id_bits)),
-                             kinds.id(static_cast<std::uint32_t>(from[i] & id_mask)));
+        out[lo + k++] = pair_of(from[i], codec, kinds);
       }
       kept[d] = k;
     }
