@@ -6,17 +6,31 @@
 // collinear, one-ulp near-parallel, tangent, zero size, 1e7, 1e-7, mixed scales, huge,
 // subnormal, random bit patterns) plus a "small world" of unit-size shapes where about
 // half of the pairs overlap, interleaved case by case so that every batch mixes lanes the
-// filter decides with lanes that need the exactness check or the scalar cold path.
+// filter decides with lanes that need the exactness check or the scalar cold path. Every
+// drawn pair also comes scaled by a power of two (exact, and the scalar answer stays
+// the same up to under- and overflow): the float lanes' stages have thresholds in
+// magnitude (products that underflow, integers whose products exceed 24 bits, the range
+// of their exactness check), and the families alone sit at a few scales. Segment pairs
+// also come from a "large lattice" (integer points on or one step off a line, coordinates
+// up to 2^17: orientation products need more than float's 24 bits) and from tiny segments
+// with points next to their lines (products that underflow in float).
 // Each kind gets pairs_per_kind pairs; every SIMD ISA runs them twice (aligned and with
-// every column shifted off alignment by a different amount), so a kernel sees
-// 3 ISAs x 2 x 2,000,000 = 12,000,000 lanes on an AVX-512 machine. Tails of every length
+// every column shifted off alignment by a different amount), once interleaved and once
+// grouped by generator, so a kernel sees 3 ISAs x 2 x 2 x 2,000,000 = 24,000,000 lanes on
+// an AVX-512 machine. Tails of every length
 // 0 .. 2 x (widest lane count) are checked at every start offset, with sentinels after
 // the end. Under the sanitizers the count drops 20-fold; HITGRID_TEST_SCALE scales it.
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <iterator>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "hitgrid/core/intersects.hpp"
@@ -55,6 +69,7 @@ struct PairSet {
   PairKind kind;
   std::vector<float> a[4], b[4];
   std::vector<std::uint8_t> want;
+  std::vector<std::uint8_t> source;  // which generator drew the pair
   std::size_t size() const { return want.size(); }
 };
 
@@ -80,20 +95,118 @@ struct World {
   std::pair<Box, Box> box_box() { return {box(), box()}; }
 };
 
+/// Powers of two each pair is also scaled by: around the float lanes' thresholds (2^-20
+/// and 2^40 for their exactness check, products underflowing below about 2^-63, integers
+/// past 2^11), and far out on both sides.
+constexpr int scale_exponents[] = {-110, -90, -70, -64, -60, -50, -41, -21, -20, -19, -1, 1, 2, 11, 12, 20, 39, 40, 41, 60};
+
+/// Ranges of large_lattice_segments, one per run of pairs.
+constexpr long lattice_ranges[] = {600, 1000, 1024, 1500, 2048, 3000, 4096, 16384, 65536};
+
+float scaled(float x, int e) { return std::ldexp(x, e); }
+Segment scaled(const Segment& s, int e) {
+  return {{scaled(s.a.x, e), scaled(s.a.y, e)}, {scaled(s.b.x, e), scaled(s.b.y, e)}};
+}
+Circle scaled(const Circle& c, int e) { return {{scaled(c.c.x, e), scaled(c.c.y, e)}, scaled(c.r, e)}; }
+Box scaled(const Box& b, int e) { return {{scaled(b.min.x, e), scaled(b.min.y, e)}, {scaled(b.max.x, e), scaled(b.max.y, e)}}; }
+bool finite(const Segment& s) {
+  return std::isfinite(s.a.x) && std::isfinite(s.a.y) && std::isfinite(s.b.x) && std::isfinite(s.b.y);
+}
+bool finite(const Circle& c) { return std::isfinite(c.c.x) && std::isfinite(c.c.y) && std::isfinite(c.r); }
+bool finite(const Box& b) {
+  return std::isfinite(b.min.x) && std::isfinite(b.min.y) && std::isfinite(b.max.x) && std::isfinite(b.max.y);
+}
+
+/// A segment between integer points in [-range, range]^2 and a second one whose endpoints
+/// lie on its line or one Bezout step off it, near its ends: orientations 0 or +-1, while
+/// the products inside them reach 4 range^2 (2^34 for range 2^16; coordinates up to about
+/// 3 range, exact in float). Ranges around 2^10 to 2^12 put pairs on both sides of the
+/// float lanes' small-integer limit.
+std::pair<Segment, Segment> large_lattice_segments(test::CaseRng& g, long range) {
+  double ax = 0, ay = 0;
+  long p = 0, q = 0, u = 0, v = 0;  // b - a = (p, q), and p v - q u = 1
+  for (;;) {
+    ax = g.integer(-range, range), ay = g.integer(-range, range);
+    p = static_cast<long>(g.integer(-range, range) - ax), q = static_cast<long>(g.integer(-range, range) - ay);
+    // Extended Euclid on (|p|, |q|): s0 |p| + t0 |q| = r0 = gcd.
+    long r0 = std::labs(p), r1 = std::labs(q), s0 = 1, s1 = 0, t0 = 0, t1 = 1;
+    while (r1 != 0) {
+      const long k = r0 / r1;
+      r0 -= k * r1, std::swap(r0, r1);
+      s0 -= k * s1, std::swap(s0, s1);
+      t0 -= k * t1, std::swap(t0, t1);
+    }
+    if (r0 != 1) continue;  // not coprime (or a point)
+    v = p < 0 ? -s0 : s0, u = q < 0 ? t0 : -t0;
+    if (p * v - q * u == 1) break;
+  }
+  const auto dp = static_cast<double>(p), dq = static_cast<double>(q);  // exact: below 2^18
+  const auto du = static_cast<double>(u), dv = static_cast<double>(v);
+  auto point = [&] {
+    const double f = g.integer(-1, 2), side = g.integer(-1, 1);  // near a (f 0), b (f 1), or beyond
+    return Vec2{static_cast<float>(ax + f * dp + side * du), static_cast<float>(ay + f * dq + side * dv)};
+  };
+  const Segment s{{static_cast<float>(ax), static_cast<float>(ay)},
+                  {static_cast<float>(ax + dp), static_cast<float>(ay + dq)}};
+  return {s, {point(), point()}};
+}
+
+/// Tiny segments (coordinates about 2^-60 to 2^-80) and points next to their lines: the
+/// products in the orientations underflow in float while the differences round, which
+/// is where float lanes need their bound's absolute term.
+std::pair<Segment, Segment> tiny_near_collinear_segments(test::CaseRng& g) {
+  const int e = -60 - static_cast<int>(g.integer(0, 20));
+  auto coord = [&] { return std::ldexp(static_cast<float>(g.unit()), e); };
+  const Segment s{{coord(), coord()}, {coord(), coord()}};
+  auto near_line = [&] {
+    const double t = g.unit() * 2 - 0.5;
+    Vec2 c{static_cast<float>(s.a.x + t * (double{s.b.x} - s.a.x)),
+           static_cast<float>(s.a.y + t * (double{s.b.y} - s.a.y))};
+    if (g.chance(0.5)) c.x = std::nextafter(c.x, 1.0f);
+    return c;
+  };
+  return {s, {near_line(), g.chance(0.5) ? near_line() : Vec2{coord(), coord()}}};
+}
+
 template <class A, class B>
 PairSet make_pairs(PairKind kind, std::size_t n, std::uint64_t seed, std::pair<A, B> (test::Generator::*draw)(),
                    std::pair<A, B> (World::*world_draw)()) {
-  PairSet set{kind, {}, {}, {}};
+  PairSet set{kind, {}, {}, {}, {}};
   std::vector<test::Generator> gens;
   for (const test::Family f : test::all_families) gens.emplace_back(f, test::test_seed(seed));
   World world{test::CaseRng(test::test_seed(seed) ^ 0x77)};
-  const std::size_t sources = gens.size() + 1;
-  for (std::size_t i = 0; i < n; ++i) {
+  test::CaseRng extra(test::test_seed(seed) ^ 0x99);
+  const std::size_t sources = gens.size() + 3;
+  // Each source's pairs come in runs of 64 that share their parameters (scale, range), so
+  // that in the grouped order (grouped_by_source) whole batches share them.
+  std::vector<std::size_t> drawn_by(sources, 0);
+  for (std::size_t i = 0; set.size() < n; ++i) {
     const std::size_t g = i % sources;
-    const auto [x, y] = g < gens.size() ? (gens[g].*draw)() : (world.*world_draw)();
-    put(set.a, x);
-    put(set.b, y);
-    set.want.push_back(intersects(x, y) ? 1 : 0);
+    const std::size_t run = drawn_by[g]++ / 64;
+    std::pair<A, B> drawn;
+    if (g < gens.size()) {
+      drawn = (gens[g].*draw)();
+    } else if (g == gens.size()) {
+      drawn = (world.*world_draw)();
+    } else {
+      // Two more sources for segment pairs; the world again for the other kinds.
+      if constexpr (std::is_same_v<A, Segment> && std::is_same_v<B, Segment>)
+        drawn = g == gens.size() + 1 ? large_lattice_segments(extra, lattice_ranges[run % std::size(lattice_ranges)])
+                                     : tiny_near_collinear_segments(extra);
+      else
+        drawn = (world.*world_draw)();
+    }
+    // The pair as drawn, then scaled (where both stay finite).
+    const int e = scale_exponents[run % std::size(scale_exponents)];
+    const std::pair<A, B> big{scaled(drawn.first, e), scaled(drawn.second, e)};
+    for (const bool is_scaled : {false, true}) {
+      const auto& [x, y] = is_scaled ? big : drawn;
+      if (set.size() == n || !finite(x) || !finite(y)) continue;
+      put(set.a, x);
+      put(set.b, y);
+      set.want.push_back(intersects(x, y) ? 1 : 0);
+      set.source.push_back(static_cast<std::uint8_t>(is_scaled ? sources + g : g));
+    }
   }
   return set;
 }
@@ -115,6 +228,23 @@ PairSet make_pairs(PairKind kind, std::size_t n, std::uint64_t seed) {
       break;
   }
   return make_pairs(kind, n, seed, &G::box_box, &World::box_box);
+}
+
+/// The same pairs grouped by generator, so that batches are of one family: a kernel's
+/// shortcut for a batch whose lanes are all of one kind (all small integers, say) is
+/// taken only there.
+PairSet grouped_by_source(const PairSet& set) {
+  std::vector<std::size_t> order(set.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t x, std::size_t y) { return set.source[x] < set.source[y]; });
+  PairSet out{set.kind, {}, {}, {}, {}};
+  for (const std::size_t i : order) {
+    for (int k = 0; k < 4; ++k) out.a[k].push_back(set.a[k][i]), out.b[k].push_back(set.b[k][i]);
+    out.want.push_back(set.want[i]);
+    out.source.push_back(set.source[i]);
+  }
+  return out;
 }
 
 /// Copies of the columns starting `shift` floats into their buffers (shift 0 keeps the
@@ -159,8 +289,9 @@ std::size_t run_all(const PairSet& set, Isa isa, const std::size_t (&shift)[8], 
   return bad;
 }
 
-void check_kind(PairKind kind, std::uint64_t seed) {
-  const PairSet set = make_pairs(kind, test::scaled_count(pairs_per_kind), seed);
+void check_kind(PairKind kind, std::uint64_t seed, bool grouped) {
+  const PairSet drawn = make_pairs(kind, test::scaled_count(pairs_per_kind), seed);
+  const PairSet set = grouped ? grouped_by_source(drawn) : drawn;
   std::size_t hits = 0;
   for (std::uint8_t w : set.want) hits += w;
   CHECK(hits > set.size() / 20);  // both answers are common
@@ -173,7 +304,8 @@ void check_kind(PairKind kind, std::uint64_t seed) {
       std::copy(shift.begin(), shift.end(), s);
       std::string first;
       const std::size_t bad = run_all(set, isa, s, first);
-      INFO(simd::pair_kind_name(kind) << " on " << isa_name(isa) << ", shift " << s[0] << ": " << bad
+      INFO(simd::pair_kind_name(kind) << (grouped ? " (grouped)" : "") << " on " << isa_name(isa) << ", shift "
+                                      << s[0] << ": " << bad
                                       << " mismatches; first: " << first);
       CHECK(bad == 0);
       if (isa != Isa::scalar) lanes += set.size();
@@ -189,7 +321,10 @@ void check_kind(PairKind kind, std::uint64_t seed) {
 TEST_CASE("pair kernels equal the scalar exact tests on every ISA", "[simd][pair_kernels]") {
   std::uint64_t seed = 4000;
   for (const PairKind kind : simd::all_pair_kinds) {
-    SECTION(std::string(simd::pair_kind_name(kind))) { check_kind(kind, seed); }
+    SECTION(std::string(simd::pair_kind_name(kind))) {
+      check_kind(kind, seed, false);
+      check_kind(kind, seed, true);
+    }
     ++seed;
   }
 }
@@ -231,7 +366,7 @@ TEST_CASE("pair kernels: exactly degenerate lanes are decided", "[simd][pair_ker
       {{{1e7f, 1e7f}, {1e7f + 4, 1e7f + 2}}, {{1e7f + 2, 1e7f + 1}, {0, 0}}},
       {{{1e7f, 1e7f}, {1e7f + 4, 1e7f + 2}}, {{1e7f + 2, 1e7f + 2}, {1e7f + 3, 1e7f + 9}}},
   };
-  PairSet set{PairKind::segment_segment, {}, {}, {}};
+  PairSet set{PairKind::segment_segment, {}, {}, {}, {}};
   for (const auto& [s, t] : cases) {
     put(set.a, s);
     put(set.b, t);
@@ -244,6 +379,47 @@ TEST_CASE("pair kernels: exactly degenerate lanes are decided", "[simd][pair_ker
     CHECK(run_all(set, isa, shift, first) == 0);
   }
   CHECK(set.want == std::vector<std::uint8_t>{1, 0, 1, 0, 1, 0, 1, 0, 1, 0});
+}
+
+TEST_CASE("pair kernels: batches of one hard case", "[simd][pair_kernels]") {
+  // Found by searching for inputs on which a weaker float-lane kernel answers wrongly, then
+  // run as whole batches of copies, so that no easier lane sends the batch down another
+  // path. Tiny segments whose orientation products underflow in float: a bound without
+  // its absolute term certifies wrong signs in all four orientations. Integer and
+  // negative half-integer coordinates within 2048, whose products need more than 24 bits:
+  // a small-integer test that let those pass would trust rounded orientations.
+  const std::vector<std::pair<Segment, Segment>> cases = {
+      {{{0x1.a995a8p-65f, 0x1.c43e24p-65f}, {0x1.f8fcacp-67f, 0x1.2df59ap-66f}},
+       {{0x1.5ce856p-66f, 0x1.8efe58p-66f}, {0x1.f37276p-65f, 0x1.076d74p-65f}}},
+      {{{0x1.a4963p-77f, 0x1.b1d984p-66f}, {0x1.4307e2p-66f, 0x1.277c2ep-68f}},
+       {{0x1.bfe498p-73f, 0x1.d7f5fap-67f}, {0x1.db2168p-68f, 0x1.2da03p-66f}}},
+      {{{0x1.2c9fdp-63f, 0x1.3cdf74p-66f}, {0x1.ed389ep-64f, 0x1.5f345ep-64f}},
+       {{0x1.106584p-63f, 0x1.bab7ep-65f}, {0x1.3c99ap-66f, 0x1.8d6fb8p-64f}}},
+      {{{0x1.45766ap-64f, 0x1.5220c2p-64f}, {0x1.02bdap-64f, 0x1.c58a0ap-67f}},
+       {{0x1.d1661p-69f, 0x1.e3af6cp-69f}, {0x1.05bcdep-64f, 0x1.155612p-66f}}},
+      {{{0x1.f4cp+10f, -0x1.f92p+10f}, {-0x1.9c4p+9f, 0x1.958p+9f}},
+       {{-0x1.d6p+6f, 0x1.9cp+6f}, {-0x1.762p+10f, 0x1.a6cp+10f}}},
+      {{{-0x1.1cap+10f, 0x1.144p+10f}, {0x1.f68p+10f, -0x1.fdep+10f}},
+       {{0x1.31cp+10f, -0x1.396p+10f}, {-0x1.966p+10f, -0x1.6fep+10f}}},
+      {{{-0x1.d9ep+10f, -0x1.304p+9f}, {0x1.adcp+10f, 0x1.864p+10f}},
+       {{0x1.98p+9f, 0x1.fd8p+9f}, {-0x1.88ap+10f, -0x1.c94p+9f}}},
+      {{{0x1.dep+9f, -0x1.464p+9f}, {-0x1.a42p+10f, 0x1.efp+10f}},
+       {{-0x1.fecp+9f, 0x1.4a8p+10f}, {0x1.1a8p+10f, 0x1.f8p+10f}}},
+  };
+  const std::size_t shift[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  for (const auto& [s, t] : cases) {
+    PairSet set{PairKind::segment_segment, {}, {}, {}, {}};
+    for (std::size_t i = 0; i < 4 * widest_lanes; ++i) {
+      put(set.a, s);
+      put(set.b, t);
+      set.want.push_back(intersects(s, t) ? 1 : 0);
+    }
+    for (const Isa isa : supported_isas()) {
+      std::string first;
+      INFO(isa_name(isa));
+      CHECK(run_all(set, isa, shift, first) == 0);
+    }
+  }
 }
 
 TEST_CASE("test_pairs rejects an unresolved ISA", "[simd][pair_kernels]") {

@@ -75,6 +75,18 @@ template <class A>
   }
 }
 
+/// Bit k set iff lane k's sign bit is set (whatever the rest of the lane holds).
+template <class A>
+[[gnu::always_inline]] inline std::uint32_t sign_bits(const Floats<A>& x) {
+  if constexpr (is_avx512<A>) {
+    return static_cast<std::uint32_t>(_mm512_movepi32_mask(_mm512_castps_si512(x)));  // AVX-512 DQ
+  } else if constexpr (is_avx2<A>) {
+    return static_cast<std::uint32_t>(_mm256_movemask_ps(x));
+  } else {
+    return static_cast<std::uint32_t>(_mm_movemask_ps(x));
+  }
+}
+
 /// The exact error p - a b of the rounded product p = fl(a b), for the exactness checks of
 /// the second stage (lane_numbers.hpp). With FMA hardware one fused multiply-subtract
 /// gives it; elsewhere Dekker's product (Veltkamp split), as core/src/expansion.hpp does.

@@ -1,92 +1,157 @@
-// Segment-segment in lanes. Scalar twin: intersects(const Segment&, const Segment&) in
-// core/src/intersects.cpp, whose decision this reproduces lane by lane:
+// Segment-segment in float32 lanes. Scalar twin: intersects(const Segment&, const Segment&)
+// in core/src/intersects.cpp, whose decision this reproduces lane by lane (the same
+// decision as segment_segment_double.hpp, which lists it):
 //
-//   bounding intervals disjoint on x or y           -> false   (exact float comparisons)
-//   o1 o2 > 0 or o3 o4 > 0 (one segment strictly on one side of the other's line) -> false
-//   some o != 0: o1 o2 < 0 and o3 o4 < 0 (proper crossing)                        -> true
-//                or an endpoint with o == 0 lies on the other segment's box        -> true
-//                otherwise                                                         -> false
-//   all four o == 0 (collinear; boxes overlap)                                     -> true
+//   bounding intervals disjoint on x or y  -> false   (exact float comparisons)
+//   all four orientations nonzero          -> true iff o1, o2 and o3, o4 have opposite signs
+//   otherwise                              -> the collinear / touching cases
 //
-// with o1 = orient(s.a, s.b, t.a), o2 = orient(s.a, s.b, t.b), o3 = orient(t.a, t.b, s.a),
-// o4 = orient(t.a, t.b, s.b). The signs come from the static filter (stage 1) or, in
-// batches where some overlapping lane is undecided, from the exactness check (stage 2).
+// Float lanes are twice as many per instruction as double lanes. Stage 1 (the static
+// filter) is valid in float for every finite input (float_lane_numbers.hpp); batches with
+// an overlapping lane it cannot decide go to exactly(): lanes of small integers are
+// decided from stage 1's values as they are, others by stage 2 in float lanes where the
+// coordinates allow it, and a batch with a lane still undecided runs again in double
+// lanes (SegmentSegmentDoubleKernel), which decides every lane it can and leaves the rest
+// to the scalar test. Each path is exact where it answers, so the results equal the
+// scalar test whichever path a lane takes.
 #pragma once
 
-#include "lane_numbers.hpp"
+#include "float_lane_numbers.hpp"
 #include "predicate_polynomials.hpp"  // core/src
+#include "segment_segment_double.hpp"
 #include "verdict.hpp"
 
 namespace hitgrid::simd::kernels {
 
 struct SegmentSegmentKernel {
   static constexpr int columns_a = 4, columns_b = 4;
-  static constexpr bool float_lanes = false;
+  static constexpr bool float_lanes = true;
 
   template <class A>
-  [[gnu::always_inline]] static Verdict<DoubleMask<A>> block(const Doubles<A>* s, const Doubles<A>* t) {
-    using D = Doubles<A>;
-    using M = DoubleMask<A>;
-    const D &sax = s[0], &say = s[1], &sbx = s[2], &sby = s[3];
-    const D &tax = t[0], &tay = t[1], &tbx = t[2], &tby = t[3];
-    // intervals_overlap on x and y
+  [[gnu::always_inline]] static Verdict<LaneBits> block(const Floats<A>* s, const Floats<A>* t) {
+    using F = Floats<A>;
+    using M = FloatMask<A>;
+    const F &sax = s[0], &say = s[1], &sbx = s[2], &sby = s[3];
+    const F &tax = t[0], &tay = t[1], &tbx = t[2], &tby = t[3];
     const M boxes = (xsimd::max(sax, sbx) >= xsimd::min(tax, tbx)) & (xsimd::max(tax, tbx) >= xsimd::min(sax, sbx)) &
                     (xsimd::max(say, sby) >= xsimd::min(tay, tby)) & (xsimd::max(tay, tby) >= xsimd::min(say, sby));
-    if (!xsimd::any(boxes)) return {M(false), M(false)};
-    const LaneSign<A> o1 = static_orient<A>(sax, say, sbx, sby, tax, tay);
-    const LaneSign<A> o2 = static_orient<A>(sax, say, sbx, sby, tbx, tby);
-    const LaneSign<A> o3 = static_orient<A>(tax, tay, tbx, tby, sax, say);
-    const LaneSign<A> o4 = static_orient<A>(tax, tay, tbx, tby, sbx, sby);
+    if (!xsimd::any(boxes)) return {{0}, {0}};
+    const FloatSign<A> o1 = static_orient_f<A>(sax, say, sbx, sby, tax, tay);
+    const FloatSign<A> o2 = static_orient_f<A>(sax, say, sbx, sby, tbx, tby);
+    const FloatSign<A> o3 = static_orient_f<A>(tax, tay, tbx, tby, sax, say);
+    const FloatSign<A> o4 = static_orient_f<A>(tax, tay, tbx, tby, sbx, sby);
     const M known = o1.known & o2.known & o3.known & o4.known;
     if (xsimd::any(boxes & ~known)) [[unlikely]]
       return exactly<A>(s, t, boxes, o1, o2, o3, o4);
-    // The scalar test's fast path: signs the static filter certifies are nonzero, so the
-    // segments cross iff each one's endpoints lie on opposite sides of the other's line,
-    // i.e. o1 o2 < 0 and o3 o4 < 0. The products cannot underflow or overflow (each |o| is
-    // in [2^-298, 2^258] for float32 inputs), so their signs are exact. Not mask xor:
-    // xsimd 8.1's batch_bool ^ on AVX-512 is an OR (bitwise_xor in xsimd_avx512f.hpp).
-    const D zero(0.0);
-    return {boxes & (o1.v * o2.v < zero) & (o3.v * o4.v < zero), M(false)};
+    // Certified signs are nonzero: the segments cross iff each one's endpoints lie on
+    // opposite sides of the other's line, i.e. the sign bits of o1 and o2 differ, and
+    // those of o3 and o4. (Not o1 o2 < 0: the product may underflow in float.)
+    return {{mask_bits<A>(boxes) & sign_bits<A>(xsimd::bitwise_xor(o1.v, o2.v)) &
+             sign_bits<A>(xsimd::bitwise_xor(o3.v, o4.v))},
+            {0}};
   }
 
-  /// Batches with an overlapping lane the filter cannot decide (degenerate-looking
-  /// input): stage 2 for the undecided signs, then the scalar test's general logic.
+  /// Batches with an overlapping lane stage 1 cannot decide (degenerate-looking input):
+  /// lanes of small integers need nothing more (small_integer_lanes), others stage 2 in
+  /// float lanes; if some lane is still undecided, the batch again in double lanes.
   template <class A>
-  [[gnu::noinline, gnu::flatten]] static Verdict<DoubleMask<A>> exactly(const Doubles<A>* s, const Doubles<A>* t,
-                                                                        DoubleMask<A> boxes, LaneSign<A> o1,
-                                                                        LaneSign<A> o2, LaneSign<A> o3,
-                                                                        LaneSign<A> o4) {
-    using D = Doubles<A>;
-    using M = DoubleMask<A>;
-    using C = CheckedLanes<A>;
-    const D &sax = s[0], &say = s[1], &sbx = s[2], &sby = s[3];
-    const D &tax = t[0], &tay = t[1], &tbx = t[2], &tby = t[3];
-    o1 = refine(o1, poly::orient(C(sax), C(say), C(sbx), C(sby), C(tax), C(tay)));
-    o2 = refine(o2, poly::orient(C(sax), C(say), C(sbx), C(sby), C(tbx), C(tby)));
-    o3 = refine(o3, poly::orient(C(tax), C(tay), C(tbx), C(tby), C(sax), C(say)));
-    o4 = refine(o4, poly::orient(C(tax), C(tay), C(tbx), C(tby), C(sbx), C(sby)));
-    const M known = o1.known & o2.known & o3.known & o4.known;
+  [[gnu::noinline, gnu::flatten]] static Verdict<LaneBits> exactly(const Floats<A>* s, const Floats<A>* t,
+                                                                   FloatMask<A> boxes, FloatSign<A> o1,
+                                                                   FloatSign<A> o2, FloatSign<A> o3, FloatSign<A> o4) {
+    using F = Floats<A>;
+    using M = FloatMask<A>;
+    using C = CheckedFloats<A>;
+    const std::uint32_t overlapping = mask_bits<A>(boxes);
+    const std::uint32_t first_stage = mask_bits<A>(o1.known & o2.known & o3.known & o4.known);
+    if ((overlapping & ~(first_stage | small_integer_lanes<A>(s, t))) == 0) {
+      const F o[4] = {o1.v, o2.v, o3.v, o4.v};
+      return {{overlapping & decide<A>(s, t, o)}, {0}};
+    }
+    const F &sax = s[0], &say = s[1], &sbx = s[2], &sby = s[3];
+    const F &tax = t[0], &tay = t[1], &tbx = t[2], &tby = t[3];
+    const M range = in_float_range<A>(sax) & in_float_range<A>(say) & in_float_range<A>(sbx) &
+                    in_float_range<A>(sby) & in_float_range<A>(tax) & in_float_range<A>(tay) &
+                    in_float_range<A>(tbx) & in_float_range<A>(tby);
+    o1 = refine(o1, poly::orient(C(sax), C(say), C(sbx), C(sby), C(tax), C(tay)), range);
+    o2 = refine(o2, poly::orient(C(sax), C(say), C(sbx), C(sby), C(tbx), C(tby)), range);
+    o3 = refine(o3, poly::orient(C(tax), C(tay), C(tbx), C(tby), C(sax), C(say)), range);
+    o4 = refine(o4, poly::orient(C(tax), C(tay), C(tbx), C(tby), C(sbx), C(sby)), range);
+    if (xsimd::any(boxes & ~(o1.known & o2.known & o3.known & o4.known))) return in_double_lanes<A>(s, t);
+    const F o[4] = {o1.v, o2.v, o3.v, o4.v};
+    return {{overlapping & decide<A>(s, t, o)}, {0}};
+  }
 
-    const D zero(0.0);
-    const M p1 = o1.v > zero, n1 = o1.v < zero, z1 = o1.v == zero;
-    const M p2 = o2.v > zero, n2 = o2.v < zero, z2 = o2.v == zero;
-    const M p3 = o3.v > zero, n3 = o3.v < zero, z3 = o3.v == zero;
-    const M p4 = o4.v > zero, n4 = o4.v < zero, z4 = o4.v == zero;
-    const M one_side = (p1 & p2) | (n1 & n2) | (p3 & p4) | (n3 & n4);
-    const M crossing = ((p1 & n2) | (n1 & p2)) & ((p3 & n4) | (n3 & p4));
-    const M collinear = z1 & z2 & z3 & z4;
+  /// Lanes whose eight coordinates are integers in [-2048, 2048]. There the differences are
+  /// exact (integers up to 2^12), so are their products (up to 2^24), and the rounded
+  /// difference of two products has the sign of the exact one and is zero only when it
+  /// is: stage 1's values have the exact signs. (Lattice input: tile maps, pixel art.)
+  template <class A>
+  [[gnu::always_inline]] static std::uint32_t small_integer_lanes(const Floats<A>* s, const Floats<A>* t) {
+    using F = Floats<A>;
+    // (x + 1.5 2^23) - 1.5 2^23 is x rounded to an integer while |x| <= 2^22: the sum
+    // lies in [2^23, 2^24), where floats are the integers.
+    const F shift(12582912.0f);
+    F largest(0.0f), fraction(0.0f);
+    for (const F* side : {s, t})
+      for (int k = 0; k < 4; ++k) {
+        const F x = side[k];
+        largest = xsimd::max(largest, xsimd::abs(x));
+        fraction = xsimd::max(fraction, xsimd::abs(x - ((x + shift) - shift)));
+      }
+    return mask_bits<A>((largest <= F(2048.0f)) & (fraction == F(0.0f)));
+  }
+
+  /// The scalar test's decision from the four orientations, whose signs (and zeros) are
+  /// exact in the lanes that count; as bits, so that the many and / or of the decision
+  /// are integer instructions (xsimd 8.1 moves AVX-512 masks through integer registers
+  /// for each one).
+  template <class A>
+  [[gnu::always_inline]] static std::uint32_t decide(const Floats<A>* s, const Floats<A>* t, const Floats<A>* o) {
+    using F = Floats<A>;
+    const F zero(0.0f);
+    std::uint32_t p[4], n[4], z[4];
+    for (int k = 0; k < 4; ++k) {
+      p[k] = mask_bits<A>(o[k] > zero);
+      n[k] = mask_bits<A>(o[k] < zero);
+      z[k] = mask_bits<A>(o[k] == zero);
+    }
+    const std::uint32_t one_side = (p[0] & p[1]) | (n[0] & n[1]) | (p[2] & p[3]) | (n[2] & n[3]);
+    const std::uint32_t crossing = ((p[0] & n[1]) | (n[0] & p[1])) & ((p[2] & n[3]) | (n[2] & p[3]));
+    const std::uint32_t collinear = z[0] & z[1] & z[2] & z[3];
     // collinear_point_on_segment: an endpoint on the other's line, within its box.
-    const D s_minx = xsimd::min(sax, sbx), s_maxx = xsimd::max(sax, sbx);
-    const D s_miny = xsimd::min(say, sby), s_maxy = xsimd::max(say, sby);
-    const D t_minx = xsimd::min(tax, tbx), t_maxx = xsimd::max(tax, tbx);
-    const D t_miny = xsimd::min(tay, tby), t_maxy = xsimd::max(tay, tby);
-    const M ta_on_s = z1 & (s_minx <= tax) & (tax <= s_maxx) & (s_miny <= tay) & (tay <= s_maxy);
-    const M tb_on_s = z2 & (s_minx <= tbx) & (tbx <= s_maxx) & (s_miny <= tby) & (tby <= s_maxy);
-    const M sa_on_t = z3 & (t_minx <= sax) & (sax <= t_maxx) & (t_miny <= say) & (say <= t_maxy);
-    const M sb_on_t = z4 & (t_minx <= sbx) & (sbx <= t_maxx) & (t_miny <= sby) & (sby <= t_maxy);
-    const M touching = ta_on_s | tb_on_s | sa_on_t | sb_on_t;
-    const M hit = boxes & known & ~one_side & (crossing | touching | collinear);
-    return {hit, boxes & ~known};
+    auto on = [](const F& x, const F& y, const F* seg) {
+      return mask_bits<A>((xsimd::min(seg[0], seg[2]) <= x) & (x <= xsimd::max(seg[0], seg[2])) &
+                          (xsimd::min(seg[1], seg[3]) <= y) & (y <= xsimd::max(seg[1], seg[3])));
+    };
+    std::uint32_t touching = 0;
+    if ((z[0] | z[1] | z[2] | z[3]) != 0)
+      touching = (z[0] & on(t[0], t[1], s)) | (z[1] & on(t[2], t[3], s)) | (z[2] & on(s[0], s[1], t)) |
+                 (z[3] & on(s[2], s[3], t));
+    return ~one_side & (crossing | touching | collinear);
+  }
+
+  /// The batch in double lanes, half a float batch at a time (widening is exact).
+  template <class A>
+  [[gnu::noinline]] static Verdict<LaneBits> in_double_lanes(const Floats<A>* s, const Floats<A>* t) {
+    constexpr std::size_t width = Floats<A>::size, half = Doubles<A>::size;
+    static_assert(width == 2 * half);
+    alignas(64) float sf[4][width], tf[4][width];
+    for (int k = 0; k < 4; ++k) {
+      s[k].store_aligned(sf[k]);
+      t[k].store_aligned(tf[k]);
+    }
+    std::uint32_t hit = 0, unsure = 0;
+    for (std::size_t h = 0; h < width; h += half) {
+      Doubles<A> ds[4], dt[4];
+      for (int k = 0; k < 4; ++k) {
+        ds[k] = load_widened<A>(sf[k] + h);
+        dt[k] = load_widened<A>(tf[k] + h);
+      }
+      const Verdict<DoubleMask<A>> v = SegmentSegmentDoubleKernel::block<A>(ds, dt);
+      hit |= mask_bits<A>(v.hit) << h;
+      unsure |= mask_bits<A>(v.unsure) << h;
+    }
+    return {{hit}, {unsure}};
   }
 };
 

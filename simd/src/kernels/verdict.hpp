@@ -1,6 +1,8 @@
 // What a kernel returns for one batch of lanes.
 #pragma once
 
+#include <cstdint>
+
 #include "arch_ops.hpp"
 
 namespace hitgrid::simd::kernels {
@@ -12,5 +14,16 @@ struct Verdict {
   Mask hit;
   Mask unsure;
 };
+
+/// Lanes as bits (lane k is bit k), for a kernel that assembles its verdict from parts
+/// of different widths (segment_segment.hpp: float lanes, some batches in double lanes).
+struct LaneBits {
+  std::uint32_t bits;
+};
+
+template <class A>
+[[gnu::always_inline]] inline std::uint32_t mask_bits(LaneBits b) {
+  return b.bits;
+}
 
 }  // namespace hitgrid::simd::kernels
