@@ -3,16 +3,13 @@
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 #include <algorithm>
 #include <bit>
 #include <cmath>
 #include <limits>
 #include <numeric>
 
+#include "box_filter.hpp"
 #include "hitgrid/core/stopwatch.hpp"
 #include "pair_batch.hpp"
 
@@ -21,74 +18,6 @@ namespace {
 
 // Candidate pairs gathered before their exact tests run.
 constexpr std::uint32_t candidate_capacity = 256;
-
-/// Bit i set when box i of the eight at (minx, maxx, miny, maxy) overlaps [x0, x1] x
-/// [y0, y1] (closed). SSE2 is the x86-64 baseline; the scalar loop serves elsewhere.
-inline std::uint32_t overlap_mask8(const float* minx, const float* maxx, const float* miny, const float* maxy, float x0,
-                                   float x1, float y0, float y1) {
-#if defined(__SSE2__)
-  const __m128 vx0 = _mm_set1_ps(x0), vx1 = _mm_set1_ps(x1), vy0 = _mm_set1_ps(y0), vy1 = _mm_set1_ps(y1);
-  auto four = [&](std::size_t i) {
-    const __m128 hit =
-        _mm_and_ps(_mm_and_ps(_mm_cmple_ps(_mm_loadu_ps(minx + i), vx1), _mm_cmple_ps(vx0, _mm_loadu_ps(maxx + i))),
-                   _mm_and_ps(_mm_cmple_ps(_mm_loadu_ps(miny + i), vy1), _mm_cmple_ps(vy0, _mm_loadu_ps(maxy + i))));
-    return static_cast<std::uint32_t>(_mm_movemask_ps(hit));
-  };
-  return four(0) | four(4) << 4;
-#else
-  std::uint32_t mask = 0;
-  for (std::uint32_t i = 0; i < 8; ++i)
-    mask |= static_cast<std::uint32_t>((minx[i] <= x1) & (x0 <= maxx[i]) & (miny[i] <= y1) & (y0 <= maxy[i])) << i;
-  return mask;
-#endif
-}
-
-#if defined(__SSE2__)
-/// For each 4-bit mask, the positions of its set bits packed to the front (the lanes past
-/// their count are never read), and that count: appending the boxes a mask selects is one
-/// vector store (SSE2 has no compress instruction, but the positions are consecutive
-/// numbers, so base + table[mask] is the packed vector).
-struct SetBits4 {
-  alignas(16) std::int32_t position[16][4];
-  std::uint32_t count[16];
-};
-constexpr SetBits4 make_set_bits4() {
-  SetBits4 t{};
-  for (int m = 0; m < 16; ++m) {
-    int n = 0;
-    for (int i = 0; i < 4; ++i)
-      if (m >> i & 1) t.position[m][n++] = i;
-    t.count[m] = static_cast<std::uint32_t>(n);
-  }
-  return t;
-}
-constexpr SetBits4 set_bits4 = make_set_bits4();
-#endif
-
-/// Appends (a, b + i) to the lists for each set bit i of the 8-bit mask, at position n,
-/// without branching on the mask (its bits are unpredictable); returns the new count. The
-/// lists need 4 slots past the returned count.
-inline std::uint32_t append_candidates(std::uint32_t mask, std::uint32_t a, std::uint32_t b, std::uint32_t* as,
-                                       std::uint32_t* bs, std::uint32_t n) {
-#if defined(__SSE2__)
-  const __m128i va = _mm_set1_epi32(static_cast<std::int32_t>(a));
-  for (std::uint32_t half = 0; half < 2; ++half) {
-    const std::uint32_t m = (mask >> (4 * half)) & 15;
-    const __m128i at = _mm_add_epi32(_mm_set1_epi32(static_cast<std::int32_t>(b + 4 * half)),
-                                     _mm_load_si128(reinterpret_cast<const __m128i*>(set_bits4.position[m])));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(as + n), va);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(bs + n), at);
-    n += set_bits4.count[m];
-  }
-#else
-  for (std::uint32_t i = 0; i < 8; ++i) {
-    as[n] = a;
-    bs[n] = b + i;
-    n += (mask >> i) & 1;
-  }
-#endif
-  return n;
-}
 
 }  // namespace
 
@@ -130,6 +59,15 @@ class HomeGrid::ScratchSet : public tbb::enumerable_thread_specific<Scratch> {
 void HomeGrid::pairs_among(PairKeys& out) {
   Stopwatch clock;
   ScratchSet scratch(*this);
+  // The row search for the narrow phase's ISA (box_filter.hpp); SSE2 is the x86-64
+  // baseline, so it also serves Isa::scalar.
+  void (HomeGrid::*search)(std::size_t, Scratch&) const = &HomeGrid::row_pairs_sse2;
+#if defined(HITGRID_BOX_FILTER_X86)
+  if (isa_ == Isa::avx512)
+    search = &HomeGrid::row_pairs_avx512;
+  else if (isa_ == Isa::avx2)
+    search = &HomeGrid::row_pairs_avx2;
+#endif
   const std::size_t rows = rows_.size();
   std::vector<std::uint8_t> searched(rows, 0);
   const bool sorting = !rows_sorted_;
@@ -140,7 +78,7 @@ void HomeGrid::pairs_among(PairKeys& out) {
     for (std::size_t k = r.begin(); k != r.end(); ++k) {
       const bool needs_next = k + 1 < rows && rows_[k + 1].row == rows_[k].row + 1;
       if (sorting && needs_next && k + 1 == r.end()) continue;
-      row_pairs(k, t);
+      (this->*search)(k, t);
       searched[k] = 1;
     }
     flush(t);
@@ -149,7 +87,7 @@ void HomeGrid::pairs_among(PairKeys& out) {
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, rows, 64), [&](const auto& r) {
     Scratch& t = scratch.local();
     for (std::size_t k = r.begin(); k != r.end(); ++k)
-      if (!searched[k]) row_pairs(k, t);
+      if (!searched[k]) (this->*search)(k, t);
     flush(t);
   });
   scratch.collect(out, stats_);
@@ -163,6 +101,7 @@ void HomeGrid::pairs_among(PairKeys& out) {
 /// mispredicts its exit nearly every time. `count` stands for t.candidate_count, kept by
 /// the caller in a local: the candidate stores may alias the member (both are uint32_t),
 /// which would make every append wait for the last one's count to reach memory and back.
+template <class Filter>
 inline void HomeGrid::sweep(std::uint32_t a, std::uint32_t begin, std::uint32_t end, Scratch& t,
                             std::uint32_t& count) const {
   const float x0 = minx_[a], x1 = maxx_[a], y0 = miny_[a], y1 = maxy_[a];
@@ -172,9 +111,9 @@ inline void HomeGrid::sweep(std::uint32_t a, std::uint32_t begin, std::uint32_t 
   const float* maxy = maxy_.data();
   for (std::uint32_t b = begin; b < end; b += 8) {
     // The arrays are padded by 8, so b + i may run past `end` (the mask drops those).
-    std::uint32_t mask = overlap_mask8(minx + b, maxx + b, miny + b, maxy + b, x0, x1, y0, y1);
+    std::uint32_t mask = Filter::overlap8(minx + b, maxx + b, miny + b, maxy + b, x0, x1, y0, y1);
     if (end - b < 8) mask &= (1u << (end - b)) - 1;
-    count = append_candidates(mask, a, b, t.candidate_a, t.candidate_b, count);
+    count = Filter::append(mask, a, b, t.candidate_a, t.candidate_b, count);
     if (count > candidate_capacity - 8) {
       t.candidate_count = count;
       flush(t);
@@ -200,7 +139,8 @@ void HomeGrid::flush(Scratch& t) const {
 /// pointer that only moves forward. Small shapes are narrower than two cells, so each
 /// sweep sees a few shapes. A crowded cell is searched on its own (crowded_cell): all
 /// of its shapes' pairs with its own and later cells are found there.
-void HomeGrid::row_pairs(std::size_t k, Scratch& t) const {
+template <class Filter>
+inline void HomeGrid::row_pairs(std::size_t k, Scratch& t) const {
   const Row& row = rows_[k];
   const bool above = k + 1 < rows_.size() && rows_[k + 1].row == row.row + 1;
   const std::uint32_t up_begin = above ? rows_[k + 1].begin : row.end, up_end = above ? rows_[k + 1].end : row.end;
@@ -214,7 +154,7 @@ void HomeGrid::row_pairs(std::size_t k, Scratch& t) const {
       continue;
     }
     const float x0 = minx_[a];
-    sweep(a, a + 1, row.end, t, count);
+    sweep<Filter>(a, a + 1, row.end, t, count);
     // Move lo past the shapes above that end before a starts (they cannot reach any later
     // shape of this row either). It usually moves by zero to two: up to three steps from
     // independent loads (maxx is padded past the last shape), and a loop only when all
@@ -225,11 +165,24 @@ void HomeGrid::row_pairs(std::size_t k, Scratch& t) const {
     lo += s0 + (s0 & s1) + (s0 & s1 & s2);
     if (s0 & s1 & s2)
       while (lo < up_end && maxx[lo] < x0) ++lo;
-    sweep(a, lo, up_end, t, count);
+    sweep<Filter>(a, lo, up_end, t, count);
     ++a;
   }
   t.candidate_count = count;
 }
+
+// The row search per ISA: each compiles row_pairs, and what it inlines, for its target
+// (flatten; see box_filter.hpp for why attributes and not per-file flags).
+[[gnu::flatten]] void HomeGrid::row_pairs_sse2(std::size_t k, Scratch& t) const { row_pairs<BoxFilterSse2>(k, t); }
+#if defined(HITGRID_BOX_FILTER_X86)
+[[gnu::target("avx2,popcnt"), gnu::flatten]] void HomeGrid::row_pairs_avx2(std::size_t k, Scratch& t) const {
+  row_pairs<BoxFilterAvx2>(k, t);
+}
+[[gnu::target("avx512f,avx512vl,popcnt"), gnu::flatten]] void HomeGrid::row_pairs_avx512(std::size_t k,
+                                                                                        Scratch& t) const {
+  row_pairs<BoxFilterAvx512>(k, t);
+}
+#endif
 
 /// A crowded cell starting at cb (its row ends at row_end, the row above is [up_begin,
 /// up_end)): a sweep among its own shapes and a two-list sweep between them and the shapes
@@ -298,10 +251,10 @@ std::uint32_t HomeGrid::crowded_cell(std::uint32_t cb, std::uint32_t row_end, st
 void HomeGrid::test_range(std::uint32_t large, std::uint32_t begin, std::uint32_t end, Scratch& t) const {
   const Aabb& box = large_records_[large].box;
   for (std::uint32_t b = begin; b < end; b += 8) {
-    std::uint32_t mask = overlap_mask8(minx_.data() + b, maxx_.data() + b, miny_.data() + b, maxy_.data() + b,
-                                       box.min.x, box.max.x, box.min.y, box.max.y);
+    std::uint32_t mask = BoxFilterSse2::overlap8(minx_.data() + b, maxx_.data() + b, miny_.data() + b,
+                                                 maxy_.data() + b, box.min.x, box.max.x, box.min.y, box.max.y);
     if (end - b < 8) mask &= (1u << (end - b)) - 1;
-    t.large_count = append_candidates(mask, large, b, t.large_a, t.large_b, t.large_count);
+    t.large_count = BoxFilterSse2::append(mask, large, b, t.large_a, t.large_b, t.large_count);
     if (t.large_count > candidate_capacity - 8) flush_large(t);
   }
 }

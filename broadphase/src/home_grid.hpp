@@ -104,10 +104,16 @@ class HomeGrid {
   /// (absolute): rows are sorted by left edge, and col h <= left < (col + 1) h.
   std::uint32_t first_col_at_least(std::uint32_t begin, std::uint32_t end, std::int64_t col) const;
 
+  template <class Filter>
   void row_pairs(std::size_t k, Scratch& t) const;
-  std::uint32_t crowded_cell(std::uint32_t cb, std::uint32_t row_end, std::uint32_t up_begin, std::uint32_t up_end,
-                             Scratch& t) const;
-  void flush(Scratch& t) const;
+  void row_pairs_sse2(std::size_t k, Scratch& t) const;
+  void row_pairs_avx2(std::size_t k, Scratch& t) const;
+  void row_pairs_avx512(std::size_t k, Scratch& t) const;
+  // (Out of line: rare, and kept out of the per-ISA searches, which inline everything else.)
+  [[gnu::noinline]] std::uint32_t crowded_cell(std::uint32_t cb, std::uint32_t row_end, std::uint32_t up_begin,
+                                               std::uint32_t up_end, Scratch& t) const;
+  [[gnu::noinline]] void flush(Scratch& t) const;
+  template <class Filter>
   void sweep(std::uint32_t a, std::uint32_t begin, std::uint32_t end, Scratch& t, std::uint32_t& count) const;
   template <class F>
   void for_each_home_span(std::uint32_t shape, const ShapeRecord& r, F&& f) const;

@@ -1,0 +1,173 @@
+// The innermost step of the home grid's search (home_grid.cpp): eight bounding boxes
+// tested against one, and the indices of those that overlap appended to the candidate
+// lists, without a branch on the answers (they are unpredictable). One version per
+// instruction set, chosen with the narrow phase's ISA:
+//
+//   BoxFilterSse2    the x86-64 baseline (a scalar loop elsewhere): two 4-wide compares,
+//                    a 16-entry table of packed bit positions, two 4-wide stores;
+//   BoxFilterAvx2    one 8-wide compare, a 256-entry table of packed byte positions;
+//   BoxFilterAvx512  one 8-wide compare into a mask register, vpcompressd in a register.
+//
+// Each is a struct of static functions, a template argument of the search. The AVX2 and
+// AVX-512 ones carry GCC target attributes rather than living in a translation unit
+// compiled with -mavx2 / -mavx512f: the search is instantiated for each and compiled,
+// with everything it inlines, inside one target-attributed function per ISA
+// (home_grid.cpp), so no inline function shared with baseline code is ever compiled for
+// a wider ISA (the one-definition-rule hazard of XSIMD-8.1.md).
+//
+// Lists passed to append need 8 slots past the count returned (full-width stores).
+#pragma once
+
+#include <cstdint>
+
+#if defined(__x86_64__) || defined(_M_X64)
+#include <immintrin.h>
+#define HITGRID_BOX_FILTER_X86 1
+#endif
+
+namespace hitgrid {
+
+namespace box_filter_detail {
+
+/// For each 4-bit mask, the positions of its set bits packed to the front (lanes past
+/// their count are never read) and that count.
+struct SetBits4 {
+  alignas(16) std::int32_t position[16][4];
+  std::uint32_t count[16];
+};
+constexpr SetBits4 make_set_bits4() {
+  SetBits4 t{};
+  for (int m = 0; m < 16; ++m) {
+    int n = 0;
+    for (int i = 0; i < 4; ++i)
+      if (m >> i & 1) t.position[m][n++] = i;
+    t.count[m] = static_cast<std::uint32_t>(n);
+  }
+  return t;
+}
+inline constexpr SetBits4 set_bits4 = make_set_bits4();
+
+/// For each 8-bit mask, the positions of its set bits packed to the front, one byte each.
+struct SetBits8 {
+  alignas(8) std::uint8_t position[256][8];
+};
+constexpr SetBits8 make_set_bits8() {
+  SetBits8 t{};
+  for (int m = 0; m < 256; ++m) {
+    int n = 0;
+    for (int i = 0; i < 8; ++i)
+      if (m >> i & 1) t.position[m][n++] = static_cast<std::uint8_t>(i);
+  }
+  return t;
+}
+inline constexpr SetBits8 set_bits8 = make_set_bits8();
+
+}  // namespace box_filter_detail
+
+struct BoxFilterSse2 {
+  /// Bit i set when box i of the eight at (minx, maxx, miny, maxy) overlaps [x0, x1] x
+  /// [y0, y1] (closed).
+  static std::uint32_t overlap8(const float* minx, const float* maxx, const float* miny, const float* maxy, float x0,
+                                float x1, float y0, float y1) {
+#if defined(HITGRID_BOX_FILTER_X86)
+    const __m128 vx0 = _mm_set1_ps(x0), vx1 = _mm_set1_ps(x1), vy0 = _mm_set1_ps(y0), vy1 = _mm_set1_ps(y1);
+    auto four = [&](int i) {
+      const __m128 hit = _mm_and_ps(
+          _mm_and_ps(_mm_cmple_ps(_mm_loadu_ps(minx + i), vx1), _mm_cmple_ps(vx0, _mm_loadu_ps(maxx + i))),
+          _mm_and_ps(_mm_cmple_ps(_mm_loadu_ps(miny + i), vy1), _mm_cmple_ps(vy0, _mm_loadu_ps(maxy + i))));
+      return static_cast<std::uint32_t>(_mm_movemask_ps(hit));
+    };
+    return four(0) | four(4) << 4;
+#else
+    std::uint32_t mask = 0;
+    for (std::uint32_t i = 0; i < 8; ++i)
+      mask |= static_cast<std::uint32_t>((minx[i] <= x1) & (x0 <= maxx[i]) & (miny[i] <= y1) & (y0 <= maxy[i])) << i;
+    return mask;
+#endif
+  }
+
+  /// Appends (a, b + i) for each set bit i of the 8-bit mask at position n; returns the
+  /// new count.
+  static std::uint32_t append(std::uint32_t mask, std::uint32_t a, std::uint32_t b, std::uint32_t* as,
+                              std::uint32_t* bs, std::uint32_t n) {
+#if defined(HITGRID_BOX_FILTER_X86)
+    // SSE2 has no compress instruction, but the positions are consecutive numbers, so
+    // b + table[mask] is the packed vector.
+    using box_filter_detail::set_bits4;
+    const __m128i va = _mm_set1_epi32(static_cast<std::int32_t>(a));
+    for (std::uint32_t half = 0; half < 2; ++half) {
+      const std::uint32_t m = (mask >> (4 * half)) & 15;
+      const __m128i at = _mm_add_epi32(_mm_set1_epi32(static_cast<std::int32_t>(b + 4 * half)),
+                                       _mm_load_si128(reinterpret_cast<const __m128i*>(set_bits4.position[m])));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(as + n), va);
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(bs + n), at);
+      n += set_bits4.count[m];
+    }
+#else
+    for (std::uint32_t i = 0; i < 8; ++i) {
+      as[n] = a;
+      bs[n] = b + i;
+      n += (mask >> i) & 1;
+    }
+#endif
+    return n;
+  }
+};
+
+#if defined(HITGRID_BOX_FILTER_X86)
+
+struct BoxFilterAvx2 {
+  [[gnu::target("avx2,popcnt")]] static inline std::uint32_t overlap8(const float* minx, const float* maxx,
+                                                                     const float* miny, const float* maxy, float x0,
+                                                                     float x1, float y0, float y1) {
+    const __m256 hit = _mm256_and_ps(
+        _mm256_and_ps(_mm256_cmp_ps(_mm256_loadu_ps(minx), _mm256_set1_ps(x1), _CMP_LE_OQ),
+                      _mm256_cmp_ps(_mm256_set1_ps(x0), _mm256_loadu_ps(maxx), _CMP_LE_OQ)),
+        _mm256_and_ps(_mm256_cmp_ps(_mm256_loadu_ps(miny), _mm256_set1_ps(y1), _CMP_LE_OQ),
+                      _mm256_cmp_ps(_mm256_set1_ps(y0), _mm256_loadu_ps(maxy), _CMP_LE_OQ)));
+    return static_cast<std::uint32_t>(_mm256_movemask_ps(hit));
+  }
+
+  [[gnu::target("avx2,popcnt")]] static inline std::uint32_t append(std::uint32_t mask, std::uint32_t a,
+                                                                   std::uint32_t b, std::uint32_t* as,
+                                                                   std::uint32_t* bs, std::uint32_t n) {
+    using box_filter_detail::set_bits8;
+    const __m256i positions =
+        _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(set_bits8.position[mask])));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(as + n), _mm256_set1_epi32(static_cast<std::int32_t>(a)));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(bs + n),
+                        _mm256_add_epi32(_mm256_set1_epi32(static_cast<std::int32_t>(b)), positions));
+    return n + static_cast<std::uint32_t>(_mm_popcnt_u32(mask));
+  }
+};
+
+struct BoxFilterAvx512 {
+  [[gnu::target("avx512f,avx512vl,popcnt")]] static inline std::uint32_t overlap8(const float* minx,
+                                                                                 const float* maxx,
+                                                                                 const float* miny,
+                                                                                 const float* maxy, float x0,
+                                                                                 float x1, float y0, float y1) {
+    __mmask8 m = _mm256_cmp_ps_mask(_mm256_loadu_ps(minx), _mm256_set1_ps(x1), _CMP_LE_OQ);
+    m = _mm256_mask_cmp_ps_mask(m, _mm256_set1_ps(x0), _mm256_loadu_ps(maxx), _CMP_LE_OQ);
+    m = _mm256_mask_cmp_ps_mask(m, _mm256_loadu_ps(miny), _mm256_set1_ps(y1), _CMP_LE_OQ);
+    m = _mm256_mask_cmp_ps_mask(m, _mm256_set1_ps(y0), _mm256_loadu_ps(maxy), _CMP_LE_OQ);
+    return m;
+  }
+
+  [[gnu::target("avx512f,avx512vl,popcnt")]] static inline std::uint32_t append(std::uint32_t mask, std::uint32_t a,
+                                                                               std::uint32_t b, std::uint32_t* as,
+                                                                               std::uint32_t* bs, std::uint32_t n) {
+    // Compress in a register, then a full store: vpcompressd straight to memory is slow
+    // on some cores (microcoded on AMD Zen 4).
+    const __m256i lanes = _mm256_add_epi32(_mm256_set1_epi32(static_cast<std::int32_t>(b)),
+                                           _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(as + n), _mm256_set1_epi32(static_cast<std::int32_t>(a)));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(bs + n),
+                        _mm256_maskz_compress_epi32(static_cast<__mmask8>(mask), lanes));
+    return n + static_cast<std::uint32_t>(_mm_popcnt_u32(mask));
+  }
+};
+
+#endif
+
+}  // namespace hitgrid
