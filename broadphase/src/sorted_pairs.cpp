@@ -2,6 +2,7 @@
 
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <cstring>
@@ -59,7 +60,11 @@ PairList sorted_unique_pairs(PairKeys& parts, PairKeyCodec codec, const KindRang
   std::size_t total = 0;
   for (const auto& p : parts.parts()) total += p.size();
   const int key_bits = 2 * codec.id_bits;
-  if (total < 64 * bucket_target || key_bits <= 2 * lsd_digit_bits)
+  // The joined sort does less work; the buckets share it out better among threads. Where
+  // they meet (uniform 1M, 185,044 keys): joined 1.8 ms on one thread, 2.2-4.1 ms on two;
+  // buckets 2.2 ms on one, 1.2-2.0 ms on two.
+  const bool threads = tbb::this_task_arena::max_concurrency() > 1;
+  if (total < (threads ? 16 : 64) * bucket_target || key_bits <= 2 * lsd_digit_bits)
     return small_sorted_unique_pairs(parts, total, codec, kinds);
 
   std::vector<Chunk> chunks;
