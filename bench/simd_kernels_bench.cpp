@@ -11,14 +11,19 @@
 //            zero-size pairs everywhere, so many lanes fall through the filter to the
 //            exactness check, and some to the scalar cold path.
 // Counter cold_fraction: the share of pairs that called core's exact expansion arithmetic.
+// Label: the batch's pair list, that is the lanes whose pair intersects, as a count and an
+// FNV-1a hash of their indices: the same on every ISA (the kernels must agree).
 //
 //   build-rel/bench/simd_kernels_bench --benchmark_repetitions=3 --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
+
+#include <fmt/format.h>
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "hitgrid/core/fnv1a.hpp"
 #include "hitgrid/core/predicates.hpp"
 #include "hitgrid/simd/isa.hpp"
 #include "hitgrid/simd/pair_kernels.hpp"
@@ -95,8 +100,11 @@ void run(benchmark::State& state, Isa isa, PairKind kind, bool lattice) {
   const auto pairs = static_cast<double>(state.iterations()) * pair_count;
   state.SetItemsProcessed(static_cast<std::int64_t>(pairs));
   std::size_t hits = 0;
-  for (std::uint8_t o : out) hits += o;
+  hitgrid::Fnv1a hash;
+  for (std::size_t i = 0; i < pair_count; ++i)
+    if (out[i] != 0) ++hits, hash.add_u64(i);
   state.counters["hit_fraction"] = static_cast<double>(hits) / pair_count;
+  state.SetLabel(fmt::format("hits={} hash={:016x}", hits, hash.value()));
   state.counters["cold_fraction"] =
       static_cast<double>(hitgrid::predicate_counters().exact_calls - before) / (pairs > 0 ? pairs : 1.0);
 }
