@@ -1,6 +1,6 @@
 // Segment-segment in float32 lanes. Scalar twin: intersects(const Segment&, const Segment&)
-// in core/src/intersects.cpp, whose decision this reproduces lane by lane (the same
-// decision as segment_segment_double.hpp, which lists it):
+// in core/src/intersects.cpp, whose decision this reproduces lane by lane
+// (segment_segment_decision.hpp lists it):
 //
 //   bounding intervals disjoint on x or y  -> false   (exact float comparisons)
 //   all four orientations nonzero          -> true iff o1, o2 and o3, o4 have opposite signs
@@ -18,6 +18,7 @@
 
 #include "float_lane_numbers.hpp"
 #include "predicate_polynomials.hpp"  // core/src
+#include "segment_segment_decision.hpp"
 #include "segment_segment_double.hpp"
 #include "verdict.hpp"
 
@@ -65,7 +66,7 @@ struct SegmentSegmentKernel {
     const std::uint32_t first_stage = mask_bits<A>(o1.known & o2.known & o3.known & o4.known);
     if ((overlapping & ~(first_stage | small_integer_lanes<A>(s, t))) == 0) {
       const F o[4] = {o1.v, o2.v, o3.v, o4.v};
-      return {{overlapping & decide<A>(s, t, o)}, {0}};
+      return {{overlapping & segment_decision<A>(s, t, o)}, {0}};
     }
     const F &sax = s[0], &say = s[1], &sbx = s[2], &sby = s[3];
     const F &tax = t[0], &tay = t[1], &tbx = t[2], &tby = t[3];
@@ -78,7 +79,7 @@ struct SegmentSegmentKernel {
     o4 = refine(o4, poly::orient(C(tax), C(tay), C(tbx), C(tby), C(sbx), C(sby)), range);
     if (xsimd::any(boxes & ~(o1.known & o2.known & o3.known & o4.known))) return in_double_lanes<A>(s, t);
     const F o[4] = {o1.v, o2.v, o3.v, o4.v};
-    return {{overlapping & decide<A>(s, t, o)}, {0}};
+    return {{overlapping & segment_decision<A>(s, t, o)}, {0}};
   }
 
   /// Lanes whose eight coordinates are integers in [-2048, 2048]. There the differences are
@@ -101,35 +102,6 @@ struct SegmentSegmentKernel {
     return mask_bits<A>((largest <= F(2048.0f)) & (fraction == F(0.0f)));
   }
 
-  /// The scalar test's decision from the four orientations, whose signs (and zeros) are
-  /// exact in the lanes that count; as bits, so that the many and / or of the decision
-  /// are integer instructions (xsimd 8.1 moves AVX-512 masks through integer registers
-  /// for each one).
-  template <class A>
-  [[gnu::always_inline]] static std::uint32_t decide(const Floats<A>* s, const Floats<A>* t, const Floats<A>* o) {
-    using F = Floats<A>;
-    const F zero(0.0f);
-    std::uint32_t p[4], n[4], z[4];
-    for (int k = 0; k < 4; ++k) {
-      p[k] = mask_bits<A>(o[k] > zero);
-      n[k] = mask_bits<A>(o[k] < zero);
-      z[k] = mask_bits<A>(o[k] == zero);
-    }
-    const std::uint32_t one_side = (p[0] & p[1]) | (n[0] & n[1]) | (p[2] & p[3]) | (n[2] & n[3]);
-    const std::uint32_t crossing = ((p[0] & n[1]) | (n[0] & p[1])) & ((p[2] & n[3]) | (n[2] & p[3]));
-    const std::uint32_t collinear = z[0] & z[1] & z[2] & z[3];
-    // collinear_point_on_segment: an endpoint on the other's line, within its box.
-    auto on = [](const F& x, const F& y, const F* seg) {
-      return mask_bits<A>((xsimd::min(seg[0], seg[2]) <= x) & (x <= xsimd::max(seg[0], seg[2])) &
-                          (xsimd::min(seg[1], seg[3]) <= y) & (y <= xsimd::max(seg[1], seg[3])));
-    };
-    std::uint32_t touching = 0;
-    if ((z[0] | z[1] | z[2] | z[3]) != 0)
-      touching = (z[0] & on(t[0], t[1], s)) | (z[1] & on(t[2], t[3], s)) | (z[2] & on(s[0], s[1], t)) |
-                 (z[3] & on(s[2], s[3], t));
-    return ~one_side & (crossing | touching | collinear);
-  }
-
   /// The batch in double lanes, half a float batch at a time (widening is exact).
   template <class A>
   [[gnu::noinline]] static Verdict<LaneBits> in_double_lanes(const Floats<A>* s, const Floats<A>* t) {
@@ -147,7 +119,7 @@ struct SegmentSegmentKernel {
         ds[k] = load_widened<A>(sf[k] + h);
         dt[k] = load_widened<A>(tf[k] + h);
       }
-      const Verdict<DoubleMask<A>> v = SegmentSegmentDoubleKernel::block<A>(ds, dt);
+      const Verdict<LaneBits> v = SegmentSegmentDoubleKernel::block<A>(ds, dt);
       hit |= mask_bits<A>(v.hit) << h;
       unsure |= mask_bits<A>(v.unsure) << h;
     }
