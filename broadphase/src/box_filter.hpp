@@ -72,9 +72,9 @@ struct BoxFilterSse2 {
 #if defined(HITGRID_BOX_FILTER_X86)
     const __m128 vx0 = _mm_set1_ps(x0), vx1 = _mm_set1_ps(x1), vy0 = _mm_set1_ps(y0), vy1 = _mm_set1_ps(y1);
     auto four = [&](int i) {
-      const __m128 hit = _mm_and_ps(
-          _mm_and_ps(_mm_cmple_ps(_mm_loadu_ps(minx + i), vx1), _mm_cmple_ps(vx0, _mm_loadu_ps(maxx + i))),
-          _mm_and_ps(_mm_cmple_ps(_mm_loadu_ps(miny + i), vy1), _mm_cmple_ps(vy0, _mm_loadu_ps(maxy + i))));
+      const __m128 hit =
+          _mm_and_ps(_mm_and_ps(_mm_cmple_ps(_mm_loadu_ps(minx + i), vx1), _mm_cmple_ps(vx0, _mm_loadu_ps(maxx + i))),
+                     _mm_and_ps(_mm_cmple_ps(_mm_loadu_ps(miny + i), vy1), _mm_cmple_ps(vy0, _mm_loadu_ps(maxy + i))));
       return static_cast<std::uint32_t>(_mm_movemask_ps(hit));
     };
     return four(0) | four(4) << 4;
@@ -118,19 +118,19 @@ struct BoxFilterSse2 {
 
 struct BoxFilterAvx2 {
   [[gnu::target("avx2,popcnt")]] static inline std::uint32_t overlap8(const float* minx, const float* maxx,
-                                                                     const float* miny, const float* maxy, float x0,
-                                                                     float x1, float y0, float y1) {
-    const __m256 hit = _mm256_and_ps(
-        _mm256_and_ps(_mm256_cmp_ps(_mm256_loadu_ps(minx), _mm256_set1_ps(x1), _CMP_LE_OQ),
-                      _mm256_cmp_ps(_mm256_set1_ps(x0), _mm256_loadu_ps(maxx), _CMP_LE_OQ)),
-        _mm256_and_ps(_mm256_cmp_ps(_mm256_loadu_ps(miny), _mm256_set1_ps(y1), _CMP_LE_OQ),
-                      _mm256_cmp_ps(_mm256_set1_ps(y0), _mm256_loadu_ps(maxy), _CMP_LE_OQ)));
+                                                                      const float* miny, const float* maxy, float x0,
+                                                                      float x1, float y0, float y1) {
+    const __m256 hit =
+        _mm256_and_ps(_mm256_and_ps(_mm256_cmp_ps(_mm256_loadu_ps(minx), _mm256_set1_ps(x1), _CMP_LE_OQ),
+                                    _mm256_cmp_ps(_mm256_set1_ps(x0), _mm256_loadu_ps(maxx), _CMP_LE_OQ)),
+                      _mm256_and_ps(_mm256_cmp_ps(_mm256_loadu_ps(miny), _mm256_set1_ps(y1), _CMP_LE_OQ),
+                                    _mm256_cmp_ps(_mm256_set1_ps(y0), _mm256_loadu_ps(maxy), _CMP_LE_OQ)));
     return static_cast<std::uint32_t>(_mm256_movemask_ps(hit));
   }
 
   [[gnu::target("avx2,popcnt")]] static inline std::uint32_t append(std::uint32_t mask, std::uint32_t a,
-                                                                   std::uint32_t b, std::uint32_t* as,
-                                                                   std::uint32_t* bs, std::uint32_t n) {
+                                                                    std::uint32_t b, std::uint32_t* as,
+                                                                    std::uint32_t* bs, std::uint32_t n) {
     using box_filter_detail::set_bits8;
     const __m256i positions =
         _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(set_bits8.position[mask])));
@@ -142,11 +142,10 @@ struct BoxFilterAvx2 {
 };
 
 struct BoxFilterAvx512 {
-  [[gnu::target("avx512f,avx512vl,popcnt")]] static inline std::uint32_t overlap8(const float* minx,
-                                                                                 const float* maxx,
-                                                                                 const float* miny,
-                                                                                 const float* maxy, float x0,
-                                                                                 float x1, float y0, float y1) {
+  [[gnu::target("avx512f,avx512vl,popcnt")]] static inline std::uint32_t overlap8(const float* minx, const float* maxx,
+                                                                                  const float* miny, const float* maxy,
+                                                                                  float x0, float x1, float y0,
+                                                                                  float y1) {
     __mmask8 m = _mm256_cmp_ps_mask(_mm256_loadu_ps(minx), _mm256_set1_ps(x1), _CMP_LE_OQ);
     m = _mm256_mask_cmp_ps_mask(m, _mm256_set1_ps(x0), _mm256_loadu_ps(maxx), _CMP_LE_OQ);
     m = _mm256_mask_cmp_ps_mask(m, _mm256_loadu_ps(miny), _mm256_set1_ps(y1), _CMP_LE_OQ);
@@ -155,12 +154,12 @@ struct BoxFilterAvx512 {
   }
 
   [[gnu::target("avx512f,avx512vl,popcnt")]] static inline std::uint32_t append(std::uint32_t mask, std::uint32_t a,
-                                                                               std::uint32_t b, std::uint32_t* as,
-                                                                               std::uint32_t* bs, std::uint32_t n) {
+                                                                                std::uint32_t b, std::uint32_t* as,
+                                                                                std::uint32_t* bs, std::uint32_t n) {
     // Compress in a register, then a full store: vpcompressd straight to memory is slow
     // on some cores (microcoded on AMD Zen 4).
-    const __m256i lanes = _mm256_add_epi32(_mm256_set1_epi32(static_cast<std::int32_t>(b)),
-                                           _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    const __m256i lanes =
+        _mm256_add_epi32(_mm256_set1_epi32(static_cast<std::int32_t>(b)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(as + n), _mm256_set1_epi32(static_cast<std::int32_t>(a)));
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(bs + n),
                         _mm256_maskz_compress_epi32(static_cast<__mmask8>(mask), lanes));

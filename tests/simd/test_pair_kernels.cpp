@@ -98,7 +98,8 @@ struct World {
 /// Powers of two each pair is also scaled by: around the float lanes' thresholds (2^-20
 /// and 2^40 for their exactness check, products underflowing below about 2^-63, integers
 /// past 2^11), and far out on both sides.
-constexpr int scale_exponents[] = {-110, -90, -70, -64, -60, -50, -41, -21, -20, -19, -1, 1, 2, 11, 12, 20, 39, 40, 41, 60};
+constexpr int scale_exponents[] = {-110, -90, -70, -64, -60, -50, -41, -21, -20, -19,
+                                   -1,   1,   2,   11,  12,  20,  39,  40,  41,  60};
 
 /// Ranges of large_lattice_segments, one per run of pairs.
 constexpr long lattice_ranges[] = {600, 1000, 1024, 1500, 2048, 3000, 4096, 16384, 65536};
@@ -108,7 +109,9 @@ Segment scaled(const Segment& s, int e) {
   return {{scaled(s.a.x, e), scaled(s.a.y, e)}, {scaled(s.b.x, e), scaled(s.b.y, e)}};
 }
 Circle scaled(const Circle& c, int e) { return {{scaled(c.c.x, e), scaled(c.c.y, e)}, scaled(c.r, e)}; }
-Box scaled(const Box& b, int e) { return {{scaled(b.min.x, e), scaled(b.min.y, e)}, {scaled(b.max.x, e), scaled(b.max.y, e)}}; }
+Box scaled(const Box& b, int e) {
+  return {{scaled(b.min.x, e), scaled(b.min.y, e)}, {scaled(b.max.x, e), scaled(b.max.y, e)}};
+}
 bool finite(const Segment& s) {
   return std::isfinite(s.a.x) && std::isfinite(s.a.y) && std::isfinite(s.b.x) && std::isfinite(s.b.y);
 }
@@ -304,9 +307,8 @@ void check_kind(PairKind kind, std::uint64_t seed, bool grouped) {
       std::copy(shift.begin(), shift.end(), s);
       std::string first;
       const std::size_t bad = run_all(set, isa, s, first);
-      INFO(simd::pair_kind_name(kind) << (grouped ? " (grouped)" : "") << " on " << isa_name(isa) << ", shift "
-                                      << s[0] << ": " << bad
-                                      << " mismatches; first: " << first);
+      INFO(simd::pair_kind_name(kind) << (grouped ? " (grouped)" : "") << " on " << isa_name(isa) << ", shift " << s[0]
+                                      << ": " << bad << " mismatches; first: " << first);
       CHECK(bad == 0);
       if (isa != Isa::scalar) lanes += set.size();
     }

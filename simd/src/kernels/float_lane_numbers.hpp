@@ -8,18 +8,20 @@
 // constant a little above Shewchuk's for the rounding of the bound itself. Overflow
 // makes the bound infinite (or NaN), and the lane undecided.
 //
-// Stage 2 (CheckedFloats) needs a range in which nothing underflows or overflows: every
-// coordinate 0 or of magnitude in [2^-20, 2^40] (in_float_range). Then every coordinate,
-// and every difference of two of them, exact or rounded, is a multiple of 2^-43 (the last
-// bit of a float >= 2^-20), so a nonzero difference is in [2^-43, 2^41], a nonzero
-// product of two in [2^-86, 2^82] (normal floats), and so is every sum of two products. A
-// product's rounding error fl(ab) - ab is then zero exactly when the fused multiply-
-// subtract (or Dekker's product) gives zero: a nonzero error is a multiple of 2^-86, never
-// flushed to zero. A sum's two-sum error is exact as always. Lanes outside the range are
-// left undecided, for the double lanes to take over.
+// Stage 2 (lane_numbers.hpp's CheckedLanes<A, float>) needs a range in which nothing
+// underflows or overflows: every coordinate 0 or of magnitude in [2^-20, 2^40]
+// (in_float_range). Then every coordinate, and every difference of two of them, exact or
+// rounded, is a multiple of 2^-43 (the last bit of a float >= 2^-20), so a nonzero
+// difference is in [2^-43, 2^41], a nonzero product of two in [2^-86, 2^82] (normal
+// floats), and so is every sum of two products. A product's rounding error fl(ab) - ab is
+// then zero exactly when the fused multiply-subtract (or Dekker's product, arch_ops.hpp)
+// gives zero: a nonzero error is a multiple of 2^-86, never flushed to zero. A sum's
+// two-sum error is exact as always. Lanes outside the range are left undecided, for the
+// double lanes to take over.
 #pragma once
 
 #include "arch_ops.hpp"
+#include "lane_numbers.hpp"
 
 namespace hitgrid::simd::kernels {
 
@@ -53,66 +55,10 @@ template <class A>
   return {det, xsimd::abs(det) > bound};
 }
 
-/// The rounding error p - a b of p = fl(a b) in float lanes, exact or at least nonzero
-/// exactly when the error is (see the range above). FMA where the arch has it, else
-/// Dekker's product with a 12-bit split (2^12 + 1 = 4097).
-template <class A>
-[[gnu::always_inline]] inline Floats<A> product_error_f(const Floats<A>& a, const Floats<A>& b, const Floats<A>& p) {
-  if constexpr (is_avx512<A>) {
-    return _mm512_fmsub_ps(a, b, p);
-  } else if constexpr (is_avx2<A>) {
-    return _mm256_fmsub_ps(a, b, p);
-  } else {
-    const Floats<A> splitter(4097.0f);
-    const Floats<A> ca = splitter * a, cb = splitter * b;
-    const Floats<A> a_hi = ca - (ca - a), b_hi = cb - (cb - b);
-    const Floats<A> a_lo = a - a_hi, b_lo = b - b_hi;
-    const Floats<A> e = ((p - a_hi * b_hi) - a_lo * b_hi) - a_hi * b_lo;
-    return a_lo * b_lo - e;
-  }
-}
-
-/// Stage 2 in float lanes (CheckedLanes of lane_numbers.hpp): the value and the lanes in
-/// which some operation rounded.
-template <class A>
-struct CheckedFloats {
-  Floats<A> v;
-  FloatMask<A> inexact;
-
-  CheckedFloats(const Floats<A>& value) : v(value), inexact(false) {}  // NOLINT: inputs are exact
-  CheckedFloats(const Floats<A>& value, const FloatMask<A>& rounded) : v(value), inexact(rounded) {}
-};
-
-template <class A>
-[[gnu::always_inline]] inline CheckedFloats<A> checked_sum_f(const CheckedFloats<A>& a, const Floats<A>& bv,
-                                                             const FloatMask<A>& b_inexact) {
-  const Floats<A> s = a.v + bv;
-  const Floats<A> b_virtual = s - a.v;
-  const Floats<A> a_virtual = s - b_virtual;
-  const Floats<A> err = (a.v - a_virtual) + (bv - b_virtual);
-  return {s, a.inexact | b_inexact | (err != Floats<A>(0.0f))};
-}
-
-template <class A>
-[[gnu::always_inline]] inline CheckedFloats<A> operator+(const CheckedFloats<A>& a, const CheckedFloats<A>& b) {
-  return checked_sum_f(a, b.v, b.inexact);
-}
-
-template <class A>
-[[gnu::always_inline]] inline CheckedFloats<A> operator-(const CheckedFloats<A>& a, const CheckedFloats<A>& b) {
-  return checked_sum_f(a, -b.v, b.inexact);
-}
-
-template <class A>
-[[gnu::always_inline]] inline CheckedFloats<A> operator*(const CheckedFloats<A>& a, const CheckedFloats<A>& b) {
-  const Floats<A> p = a.v * b.v;
-  return {p, a.inexact | b.inexact | (product_error_f<A>(a.v, b.v, p) != Floats<A>(0.0f))};
-}
-
 /// Lanes stage 1 knew keep their value; lanes in range (in_float_range: where stage 2
 /// holds) computed without rounding are known now.
 template <class A>
-[[gnu::always_inline]] inline FloatSign<A> refine(const FloatSign<A>& s, const CheckedFloats<A>& c,
+[[gnu::always_inline]] inline FloatSign<A> refine(const FloatSign<A>& s, const CheckedLanes<A, float>& c,
                                                   const FloatMask<A>& in_range) {
   return {xsimd::select(s.known, s.v, c.v), s.known | (in_range & ~c.inexact)};
 }

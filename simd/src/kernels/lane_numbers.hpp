@@ -94,40 +94,44 @@ template <class A>
 
 // ---- Stage 2 ------------------------------------------------------------------------
 
-template <class A>
+/// In double lanes (T = double) or float lanes (T = float, float_lane_numbers.hpp says
+/// where that is exact enough).
+template <class A, class T = double>
 struct CheckedLanes {
-  Doubles<A> v;           // the rounded value
-  DoubleMask<A> inexact;  // lanes in which some operation rounded
+  xsimd::batch<T, A> v;             // the rounded value
+  xsimd::batch_bool<T, A> inexact;  // lanes in which some operation rounded
 
-  CheckedLanes(const Doubles<A>& value) : v(value), inexact(false) {}  // NOLINT: inputs are exact
-  CheckedLanes(const Doubles<A>& value, const DoubleMask<A>& rounded) : v(value), inexact(rounded) {}
+  CheckedLanes(const xsimd::batch<T, A>& value) : v(value), inexact(false) {}  // NOLINT: inputs are exact
+  CheckedLanes(const xsimd::batch<T, A>& value, const xsimd::batch_bool<T, A>& rounded) : v(value), inexact(rounded) {}
 };
 
 /// s = fl(a + b) is exact iff the two-sum error (Knuth) is zero.
-template <class A>
-[[gnu::always_inline]] inline CheckedLanes<A> checked_sum(const CheckedLanes<A>& a, const Doubles<A>& bv,
-                                                          const DoubleMask<A>& b_inexact) {
-  const Doubles<A> s = a.v + bv;
-  const Doubles<A> b_virtual = s - a.v;
-  const Doubles<A> a_virtual = s - b_virtual;
-  const Doubles<A> err = (a.v - a_virtual) + (bv - b_virtual);
-  return {s, a.inexact | b_inexact | (err != Doubles<A>(0.0))};
+template <class A, class T>
+[[gnu::always_inline]] inline CheckedLanes<A, T> checked_sum(const CheckedLanes<A, T>& a, const xsimd::batch<T, A>& bv,
+                                                             const xsimd::batch_bool<T, A>& b_inexact) {
+  using V = xsimd::batch<T, A>;
+  const V s = a.v + bv;
+  const V b_virtual = s - a.v;
+  const V a_virtual = s - b_virtual;
+  const V err = (a.v - a_virtual) + (bv - b_virtual);
+  return {s, a.inexact | b_inexact | (err != V(T(0)))};
 }
 
-template <class A>
-[[gnu::always_inline]] inline CheckedLanes<A> operator+(const CheckedLanes<A>& a, const CheckedLanes<A>& b) {
+template <class A, class T>
+[[gnu::always_inline]] inline CheckedLanes<A, T> operator+(const CheckedLanes<A, T>& a, const CheckedLanes<A, T>& b) {
   return checked_sum(a, b.v, b.inexact);
 }
 
-template <class A>
-[[gnu::always_inline]] inline CheckedLanes<A> operator-(const CheckedLanes<A>& a, const CheckedLanes<A>& b) {
+template <class A, class T>
+[[gnu::always_inline]] inline CheckedLanes<A, T> operator-(const CheckedLanes<A, T>& a, const CheckedLanes<A, T>& b) {
   return checked_sum(a, -b.v, b.inexact);  // negation is exact
 }
 
-template <class A>
-[[gnu::always_inline]] inline CheckedLanes<A> operator*(const CheckedLanes<A>& a, const CheckedLanes<A>& b) {
-  const Doubles<A> p = a.v * b.v;
-  return {p, a.inexact | b.inexact | (product_error<A>(a.v, b.v, p) != Doubles<A>(0.0))};
+template <class A, class T>
+[[gnu::always_inline]] inline CheckedLanes<A, T> operator*(const CheckedLanes<A, T>& a, const CheckedLanes<A, T>& b) {
+  using V = xsimd::batch<T, A>;
+  const V p = a.v * b.v;
+  return {p, a.inexact | b.inexact | (product_error<A>(a.v, b.v, p) != V(T(0)))};
 }
 
 /// Merges stage 2 into stage 1: lanes stage 1 knew keep their value; lanes computed

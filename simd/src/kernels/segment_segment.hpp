@@ -57,11 +57,11 @@ struct SegmentSegmentKernel {
   /// float lanes; if some lane is still undecided, the batch again in double lanes.
   template <class A>
   [[gnu::noinline, gnu::flatten]] static Verdict<LaneBits> exactly(const Floats<A>* s, const Floats<A>* t,
-                                                                   FloatMask<A> boxes, FloatSign<A> o1,
-                                                                   FloatSign<A> o2, FloatSign<A> o3, FloatSign<A> o4) {
+                                                                   FloatMask<A> boxes, FloatSign<A> o1, FloatSign<A> o2,
+                                                                   FloatSign<A> o3, FloatSign<A> o4) {
     using F = Floats<A>;
     using M = FloatMask<A>;
-    using C = CheckedFloats<A>;
+    using C = CheckedLanes<A, float>;
     const std::uint32_t overlapping = mask_bits<A>(boxes);
     const std::uint32_t first_stage = mask_bits<A>(o1.known & o2.known & o3.known & o4.known);
     if ((overlapping & ~(first_stage | small_integer_lanes<A>(s, t))) == 0) {
@@ -70,9 +70,8 @@ struct SegmentSegmentKernel {
     }
     const F &sax = s[0], &say = s[1], &sbx = s[2], &sby = s[3];
     const F &tax = t[0], &tay = t[1], &tbx = t[2], &tby = t[3];
-    const M range = in_float_range<A>(sax) & in_float_range<A>(say) & in_float_range<A>(sbx) &
-                    in_float_range<A>(sby) & in_float_range<A>(tax) & in_float_range<A>(tay) &
-                    in_float_range<A>(tbx) & in_float_range<A>(tby);
+    const M range = in_float_range<A>(sax) & in_float_range<A>(say) & in_float_range<A>(sbx) & in_float_range<A>(sby) &
+                    in_float_range<A>(tax) & in_float_range<A>(tay) & in_float_range<A>(tbx) & in_float_range<A>(tby);
     o1 = refine(o1, poly::orient(C(sax), C(say), C(sbx), C(sby), C(tax), C(tay)), range);
     o2 = refine(o2, poly::orient(C(sax), C(say), C(sbx), C(sby), C(tbx), C(tby)), range);
     o3 = refine(o3, poly::orient(C(tax), C(tay), C(tbx), C(tby), C(sax), C(say)), range);

@@ -47,8 +47,8 @@ struct SegmentSegmentDoubleKernel {
   /// input): stage 2 for the undecided signs, then the scalar test's general logic.
   template <class A>
   [[gnu::noinline, gnu::flatten]] static Verdict<LaneBits> exactly(const Doubles<A>* s, const Doubles<A>* t,
-                                                                   DoubleMask<A> boxes, LaneSign<A> o1,
-                                                                   LaneSign<A> o2, LaneSign<A> o3, LaneSign<A> o4) {
+                                                                   DoubleMask<A> boxes, LaneSign<A> o1, LaneSign<A> o2,
+                                                                   LaneSign<A> o3, LaneSign<A> o4) {
     using D = Doubles<A>;
     using C = CheckedLanes<A>;
     const D &sax = s[0], &say = s[1], &sbx = s[2], &sby = s[3];
