@@ -15,7 +15,7 @@
 // (home_grid.cpp), so no inline function shared with baseline code is ever compiled for
 // a wider ISA (the one-definition-rule hazard of XSIMD-8.1.md).
 //
-// Lists passed to append need 8 slots past the count returned (full-width stores).
+// Lists passed to append need 8 slots from the count passed in (full-width stores).
 #pragma once
 
 #include <cstdint>

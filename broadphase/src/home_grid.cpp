@@ -24,7 +24,7 @@ constexpr std::uint32_t candidate_capacity = 256;
 struct HomeGrid::Scratch {
   explicit Scratch(const PairBatch& b) : batch(b) {}
   // Candidate pairs (positions in home-cell order) waiting to be queued for the exact test
-  // (8 more slots: sweep stores four lanes past the count).
+  // (8 more slots: the box filters store eight lanes from the count, box_filter.hpp).
   std::uint32_t candidate_a[candidate_capacity + 8]{}, candidate_b[candidate_capacity + 8]{};
   std::uint32_t candidate_count = 0;
   // The same for a large shape (index into large_ids_) and small shapes (positions).
