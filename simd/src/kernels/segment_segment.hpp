@@ -34,8 +34,7 @@ struct SegmentSegmentKernel {
     using M = FloatMask<A>;
     const F &sax = s[0], &say = s[1], &sbx = s[2], &sby = s[3];
     const F &tax = t[0], &tay = t[1], &tbx = t[2], &tby = t[3];
-    const M boxes = (xsimd::max(sax, sbx) >= xsimd::min(tax, tbx)) & (xsimd::max(tax, tbx) >= xsimd::min(sax, sbx)) &
-                    (xsimd::max(say, sby) >= xsimd::min(tay, tby)) & (xsimd::max(tay, tby) >= xsimd::min(say, sby));
+    const M boxes = segment_boxes_overlap(s, t);
     if (!xsimd::any(boxes)) return {{0}, {0}};
     const FloatSign<A> o1 = static_orient_f<A>(sax, say, sbx, sby, tax, tay);
     const FloatSign<A> o2 = static_orient_f<A>(sax, say, sbx, sby, tbx, tby);

@@ -18,6 +18,14 @@
 
 namespace hitgrid::simd::kernels {
 
+/// Lanes whose two segments' bounding intervals overlap on x and on y (exact comparisons:
+/// the scalar test's first step).
+template <class Lanes>
+[[gnu::always_inline]] inline auto segment_boxes_overlap(const Lanes* s, const Lanes* t) {
+  return (xsimd::max(s[0], s[2]) >= xsimd::min(t[0], t[2])) & (xsimd::max(t[0], t[2]) >= xsimd::min(s[0], s[2])) &
+         (xsimd::max(s[1], s[3]) >= xsimd::min(t[1], t[3])) & (xsimd::max(t[1], t[3]) >= xsimd::min(s[1], s[3]));
+}
+
 /// Lanes (of Floats<A> or Doubles<A>) that intersect, given orientations whose signs and
 /// zeros are exact in the lanes that count; the caller masks the rest.
 template <class A, class Lanes>
