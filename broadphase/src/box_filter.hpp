@@ -65,6 +65,9 @@ inline constexpr SetBits8 set_bits8 = make_set_bits8();
 }  // namespace box_filter_detail
 
 struct BoxFilterSse2 {
+  /// Whether overlap16 / append16 exist (two runs of eight in one 16-lane step).
+  static constexpr bool sixteen = false;
+
   /// Bit i set when box i of the eight at (minx, maxx, miny, maxy) overlaps [x0, x1] x
   /// [y0, y1] (closed).
   static std::uint32_t overlap8(const float* minx, const float* maxx, const float* miny, const float* maxy, float x0,
@@ -117,6 +120,8 @@ struct BoxFilterSse2 {
 #if defined(HITGRID_BOX_FILTER_X86)
 
 struct BoxFilterAvx2 {
+  static constexpr bool sixteen = false;
+
   [[gnu::target("avx2,popcnt")]] static inline std::uint32_t overlap8(const float* minx, const float* maxx,
                                                                       const float* miny, const float* maxy, float x0,
                                                                       float x1, float y0, float y1) {
@@ -142,6 +147,8 @@ struct BoxFilterAvx2 {
 };
 
 struct BoxFilterAvx512 {
+  static constexpr bool sixteen = true;
+
   [[gnu::target("avx512f,avx512vl,popcnt")]] static inline std::uint32_t overlap8(const float* minx, const float* maxx,
                                                                                   const float* miny, const float* maxy,
                                                                                   float x0, float x1, float y0,
@@ -163,6 +170,43 @@ struct BoxFilterAvx512 {
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(as + n), _mm256_set1_epi32(static_cast<std::int32_t>(a)));
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(bs + n),
                         _mm256_maskz_compress_epi32(static_cast<__mmask8>(mask), lanes));
+    return n + static_cast<std::uint32_t>(_mm_popcnt_u32(mask));
+  }
+
+  /// overlap8 of the eight boxes from i (bits 0-7) and of the eight from j (bits 8-15),
+  /// in one 16-lane compare: a shape's first run in its own row and in the row above.
+  [[gnu::target("avx512f,avx512vl,popcnt")]] static inline std::uint32_t overlap16(const float* minx, const float* maxx,
+                                                                                   const float* miny, const float* maxy,
+                                                                                   std::uint32_t i, std::uint32_t j,
+                                                                                   float x0, float x1, float y0,
+                                                                                   float y1) {
+    __mmask16 m = _mm512_cmp_ps_mask(load16(minx, i, j), _mm512_set1_ps(x1), _CMP_LE_OQ);
+    m = _mm512_mask_cmp_ps_mask(m, _mm512_set1_ps(x0), load16(maxx, i, j), _CMP_LE_OQ);
+    m = _mm512_mask_cmp_ps_mask(m, load16(miny, i, j), _mm512_set1_ps(y1), _CMP_LE_OQ);
+    m = _mm512_mask_cmp_ps_mask(m, _mm512_set1_ps(y0), load16(maxy, i, j), _CMP_LE_OQ);
+    return m;
+  }
+
+  /// v[i .. i + 7] in the low half, v[j .. j + 7] in the high one.
+  [[gnu::target("avx512f,avx512vl")]] static inline __m512 load16(const float* v, std::uint32_t i, std::uint32_t j) {
+    // (Zero-masked forms throughout: g++ 12's unmasked insert, shuffle and zero-extension
+    // read an undefined vector, which -Werror=maybe-uninitialized rejects.)
+    return _mm512_maskz_shuffle_f32x4(0xffff, _mm512_maskz_loadu_ps(0x00ff, v + i),
+                                      _mm512_maskz_loadu_ps(0x00ff, v + j), 0x44);
+  }
+
+  /// Appends (a, i + k) for each set bit k < 8 and (a, j + k - 8) for each set bit k >= 8
+  /// of the 16-bit mask at position n (the lists need 16 slots from n); returns the new
+  /// count.
+  [[gnu::target("avx512f,avx512vl,popcnt")]] static inline std::uint32_t append16(std::uint32_t mask, std::uint32_t a,
+                                                                                  std::uint32_t i, std::uint32_t j,
+                                                                                  std::uint32_t* as, std::uint32_t* bs,
+                                                                                  std::uint32_t n) {
+    const __m512i starts =
+        _mm512_mask_set1_epi32(_mm512_set1_epi32(static_cast<std::int32_t>(i)), 0xff00, static_cast<std::int32_t>(j));
+    const __m512i lanes = _mm512_add_epi32(starts, _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7));
+    _mm512_storeu_si512(as + n, _mm512_set1_epi32(static_cast<std::int32_t>(a)));
+    _mm512_storeu_si512(bs + n, _mm512_maskz_compress_epi32(static_cast<__mmask16>(mask), lanes));
     return n + static_cast<std::uint32_t>(_mm_popcnt_u32(mask));
   }
 };

@@ -19,12 +19,16 @@ namespace {
 // Candidate pairs gathered before their exact tests run.
 constexpr std::uint32_t candidate_capacity = 256;
 
+/// The mask of the first min(n, 8) lanes.
+inline std::uint32_t first_lanes(std::uint32_t n) { return n >= 8 ? 0xffu : (1u << n) - 1; }
+
 }  // namespace
 
 struct HomeGrid::Scratch {
   explicit Scratch(const PairBatch& b) : batch(b) {}
   // Candidate pairs (positions in home-cell order) waiting to be queued for the exact test
-  // (8 more slots: the box filters store eight lanes from the count, box_filter.hpp).
+  // (8 more slots: the box filters store eight lanes, or sixteen, from a count of at most
+  // candidate_capacity - 8; box_filter.hpp).
   std::uint32_t candidate_a[candidate_capacity + 8]{}, candidate_b[candidate_capacity + 8]{};
   std::uint32_t candidate_count = 0;
   // The same for a large shape (index into large_ids_) and small shapes (positions).
@@ -125,7 +129,13 @@ inline void HomeGrid::sweep(std::uint32_t a, std::uint32_t begin, std::uint32_t 
 
 /// The exact tests of the gathered candidates.
 void HomeGrid::flush(Scratch& t) const {
+  // Each item is reached through item_, two dependent loads: the ones eight candidates
+  // ahead are asked for early.
   for (std::uint32_t c = 0; c < t.candidate_count; ++c) {
+    if (c + 8 < t.candidate_count) {
+      __builtin_prefetch(&item(t.candidate_a[c + 8]));
+      __builtin_prefetch(&item(t.candidate_b[c + 8]));
+    }
     const Item &a = item(t.candidate_a[c]), &b = item(t.candidate_b[c]);
     exact(a.shape, a.g, b.shape, b.g, t);
   }
@@ -154,7 +164,6 @@ inline void HomeGrid::row_pairs(std::size_t k, Scratch& t) const {
       continue;
     }
     const float x0 = minx_[a];
-    sweep<Filter>(a, a + 1, row.end, t, count);
     // Move lo past the shapes above that end before a starts (they cannot reach any later
     // shape of this row either). It usually moves by zero to two: up to three steps from
     // independent loads (maxx is padded past the last shape), and a loop only when all
@@ -165,7 +174,25 @@ inline void HomeGrid::row_pairs(std::size_t k, Scratch& t) const {
     lo += s0 + (s0 & s1) + (s0 & s1 & s2);
     if (s0 & s1 & s2)
       while (lo < up_end && maxx[lo] < x0) ++lo;
-    sweep<Filter>(a, lo, up_end, t, count);
+    if constexpr (Filter::sixteen) {
+      // Both sweeps' first eight in one step; the rare longer sweeps go on from there.
+      const std::uint32_t own = a + 1;
+      const float x1 = maxx_[a];
+      std::uint32_t mask =
+          Filter::overlap16(minx_.data(), maxx, miny_.data(), maxy_.data(), own, lo, x0, x1, miny_[a], maxy_[a]);
+      mask &= first_lanes(row.end - own) | first_lanes(up_end - lo) << 8;
+      count = Filter::append16(mask, a, own, lo, t.candidate_a, t.candidate_b, count);
+      if (count > candidate_capacity - 8) {
+        t.candidate_count = count;
+        flush(t);
+        count = 0;
+      }
+      if (own + 8 < row.end && minx_[own + 7] <= x1) sweep<Filter>(a, own + 8, row.end, t, count);
+      if (lo + 8 < up_end && minx_[lo + 7] <= x1) sweep<Filter>(a, lo + 8, up_end, t, count);
+    } else {
+      sweep<Filter>(a, a + 1, row.end, t, count);
+      sweep<Filter>(a, lo, up_end, t, count);
+    }
     ++a;
   }
   t.candidate_count = count;
@@ -179,7 +206,7 @@ inline void HomeGrid::row_pairs(std::size_t k, Scratch& t) const {
   row_pairs<BoxFilterAvx2>(k, t);
 }
 [[gnu::target("avx512f,avx512vl,popcnt"), gnu::flatten]] void HomeGrid::row_pairs_avx512(std::size_t k,
-                                                                                        Scratch& t) const {
+                                                                                         Scratch& t) const {
   row_pairs<BoxFilterAvx512>(k, t);
 }
 #endif
@@ -251,8 +278,8 @@ std::uint32_t HomeGrid::crowded_cell(std::uint32_t cb, std::uint32_t row_end, st
 void HomeGrid::test_range(std::uint32_t large, std::uint32_t begin, std::uint32_t end, Scratch& t) const {
   const Aabb& box = large_records_[large].box;
   for (std::uint32_t b = begin; b < end; b += 8) {
-    std::uint32_t mask = BoxFilterSse2::overlap8(minx_.data() + b, maxx_.data() + b, miny_.data() + b,
-                                                 maxy_.data() + b, box.min.x, box.max.x, box.min.y, box.max.y);
+    std::uint32_t mask = BoxFilterSse2::overlap8(minx_.data() + b, maxx_.data() + b, miny_.data() + b, maxy_.data() + b,
+                                                 box.min.x, box.max.x, box.min.y, box.max.y);
     if (end - b < 8) mask &= (1u << (end - b)) - 1;
     t.large_count = BoxFilterSse2::append(mask, large, b, t.large_a, t.large_b, t.large_count);
     if (t.large_count > candidate_capacity - 8) flush_large(t);
