@@ -1,7 +1,8 @@
 // The home grid's box filters (box_filter.hpp), one per ISA, against a plain loop over
-// the eight boxes: the same overlap mask and the same candidates appended, on boxes that
-// touch at edges and corners, miss by one ulp, are empty (min > max, the padding), hold
-// infinities, or are points.
+// the eight boxes (sixteen, in two runs, where the filter has the 16-lane step): the same
+// overlap mask and the same candidates appended, on boxes that touch at edges and
+// corners, miss by one ulp, are empty (min > max, the padding), hold infinities, or are
+// points.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdint>
@@ -83,12 +84,60 @@ void check_filter(const char* name) {
   CHECK(bad == 0);
 }
 
+/// The 16-lane step: two runs of eight boxes at positions i and j of the same arrays.
+template <class Filter>
+void check_filter16(const char* name) {
+  SplitMix64 rng(7);
+  std::size_t bad = 0;
+  std::string first;
+  constexpr std::uint32_t size = 40;
+  std::vector<float> minx(size), maxx(size), miny(size), maxy(size);
+  for (int round = 0; round < 100'000; ++round) {
+    for (std::uint32_t p = 0; p < size; ++p) {
+      interval(rng, minx[p], maxx[p]);
+      interval(rng, miny[p], maxy[p]);
+    }
+    float x0, x1, y0, y1;
+    interval(rng, x0, x1);
+    interval(rng, y0, y1);
+    // Runs anywhere, overlapping or not (the row above may start inside the own run).
+    const auto i = static_cast<std::uint32_t>(rng.next() % (size - 7)),
+               j = static_cast<std::uint32_t>(rng.next() % (size - 7));
+    Boxes run_i, run_j;
+    for (std::uint32_t k = 0; k < 8; ++k) {
+      run_i.minx[k] = minx[i + k], run_i.maxx[k] = maxx[i + k], run_i.miny[k] = miny[i + k],
+      run_i.maxy[k] = maxy[i + k];
+      run_j.minx[k] = minx[j + k], run_j.maxx[k] = maxx[j + k], run_j.miny[k] = miny[j + k],
+      run_j.maxy[k] = maxy[j + k];
+    }
+    const std::uint32_t want = reference_mask(run_i, x0, x1, y0, y1) | reference_mask(run_j, x0, x1, y0, y1) << 8;
+    const std::uint32_t got =
+        Filter::overlap16(minx.data(), maxx.data(), miny.data(), maxy.data(), i, j, x0, x1, y0, y1);
+    const std::uint32_t a = static_cast<std::uint32_t>(rng.next()), start = static_cast<std::uint32_t>(rng.next() % 5);
+    std::vector<std::uint32_t> as(start + 16, 7), bs(start + 16, 7);
+    const std::uint32_t n = Filter::append16(want, a, i, j, as.data(), bs.data(), start);
+    std::vector<std::uint32_t> want_b;
+    for (std::uint32_t k = 0; k < 16; ++k)
+      if (want >> k & 1) want_b.push_back(k < 8 ? i + k : j + k - 8);
+    bool ok = got == want && n == start + want_b.size();
+    for (std::uint32_t k = 0; ok && k < start; ++k) ok = as[k] == 7 && bs[k] == 7;
+    for (std::size_t k = 0; ok && k < want_b.size(); ++k) ok = as[start + k] == a && bs[start + k] == want_b[k];
+    if (!ok && bad++ == 0)
+      first = "round " + std::to_string(round) + ": mask " + std::to_string(got) + ", want " + std::to_string(want);
+  }
+  INFO(name << " (16 lanes): " << bad << " mismatches; first: " << first);
+  CHECK(bad == 0);
+}
+
 }  // namespace
 
 TEST_CASE("box filters equal the plain loop on every ISA the machine has", "[grid][box_filter]") {
   check_filter<BoxFilterSse2>("sse2");
 #if defined(HITGRID_BOX_FILTER_X86)
   if (isa_supported(Isa::avx2)) check_filter<BoxFilterAvx2>("avx2");
-  if (isa_supported(Isa::avx512)) check_filter<BoxFilterAvx512>("avx512");
+  if (isa_supported(Isa::avx512)) {
+    check_filter<BoxFilterAvx512>("avx512");
+    check_filter16<BoxFilterAvx512>("avx512");
+  }
 #endif
 }
