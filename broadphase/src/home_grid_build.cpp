@@ -178,11 +178,27 @@ void HomeGrid::sort_row(std::size_t k, RowSorter& t) {
     if (most > 32)
       for (std::size_t c = 0, b = 0; c <= hi - lo; b = t.count[c++])
         if (t.count[c] - b > 32) std::sort(order + b, order + t.count[c], before);
+    // The insertion pass takes its first step, a swap with the previous shape, without a
+    // branch (a cell of two in the wrong order is the common case, and a branch on it
+    // mispredicts), keeping the larger of the two in registers for the next comparison;
+    // only a shape that moves two places or more takes the loop.
+    std::uint32_t p = order[0];
+    float lp = left(p);
     for (std::size_t i = 1; i < size; ++i) {
       const std::uint32_t x = order[i];
-      std::size_t j = i;
-      for (; j > 0 && left(order[j - 1]) > left(x); --j) order[j] = order[j - 1];
-      order[j] = x;
+      const float lx = left(x);
+      const bool swap = lp > lx;
+      const std::uint32_t flip = (x ^ p) & (0u - static_cast<std::uint32_t>(swap));
+      order[i - 1] = p ^ flip;
+      p = x ^ flip;
+      order[i] = p;
+      lp = std::max(lp, lx);
+      const bool further = swap & (i >= 2) & (left(order[i >= 2 ? i - 2 : 0]) > lx);  // no branch on swap
+      if (further) {
+        std::size_t j = i - 1;
+        for (; j > 0 && left(order[j - 1]) > lx; --j) order[j] = order[j - 1];
+        order[j] = x;
+      }
     }
   } else {
     std::iota(t.order.begin(), t.order.end(), 0u);
