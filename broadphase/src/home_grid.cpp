@@ -151,10 +151,12 @@ void HomeGrid::flush(Scratch& t) const {
 /// of its shapes' pairs with its own and later cells are found there.
 template <class Filter>
 inline void HomeGrid::row_pairs(std::size_t k, Scratch& t) const {
-  const Row& row = rows_[k];
+  // Locals, not members: the candidate stores (uint32_t) may alias a Row's fields, and the
+  // out-of-line flush may change anything, so members would be loaded again per shape.
+  const Row row = rows_[k];
   const bool above = k + 1 < rows_.size() && rows_[k + 1].row == row.row + 1;
   const std::uint32_t up_begin = above ? rows_[k + 1].begin : row.end, up_end = above ? rows_[k + 1].end : row.end;
-  const float* maxx = maxx_.data();
+  const float *minx = minx_.data(), *maxx = maxx_.data(), *miny = miny_.data(), *maxy = maxy_.data();
   std::uint32_t lo = up_begin;
   std::uint32_t count = t.candidate_count;  // see sweep
   for (std::uint32_t a = row.begin; a < row.end;) {
@@ -163,7 +165,7 @@ inline void HomeGrid::row_pairs(std::size_t k, Scratch& t) const {
       a = crowded_cell(a, row.end, up_begin, up_end, t);
       continue;
     }
-    const float x0 = minx_[a];
+    const float x0 = minx[a];
     // Move lo past the shapes above that end before a starts (they cannot reach any later
     // shape of this row either). It usually moves by zero to two: up to three steps from
     // independent loads (maxx is padded past the last shape), and a loop only when all
@@ -177,9 +179,8 @@ inline void HomeGrid::row_pairs(std::size_t k, Scratch& t) const {
     if constexpr (Filter::sixteen) {
       // Both sweeps' first eight in one step; the rare longer sweeps go on from there.
       const std::uint32_t own = a + 1;
-      const float x1 = maxx_[a];
-      std::uint32_t mask =
-          Filter::overlap16(minx_.data(), maxx, miny_.data(), maxy_.data(), own, lo, x0, x1, miny_[a], maxy_[a]);
+      const float x1 = maxx[a];
+      std::uint32_t mask = Filter::overlap16(minx, maxx, miny, maxy, own, lo, x0, x1, miny[a], maxy[a]);
       mask &= first_lanes(row.end - own) | first_lanes(up_end - lo) << 8;
       count = Filter::append16(mask, a, own, lo, t.candidate_a, t.candidate_b, count);
       if (count > candidate_capacity - 8) {
@@ -187,8 +188,8 @@ inline void HomeGrid::row_pairs(std::size_t k, Scratch& t) const {
         flush(t);
         count = 0;
       }
-      if (own + 8 < row.end && minx_[own + 7] <= x1) sweep<Filter>(a, own + 8, row.end, t, count);
-      if (lo + 8 < up_end && minx_[lo + 7] <= x1) sweep<Filter>(a, lo + 8, up_end, t, count);
+      if (own + 8 < row.end && minx[own + 7] <= x1) sweep<Filter>(a, own + 8, row.end, t, count);
+      if (lo + 8 < up_end && minx[lo + 7] <= x1) sweep<Filter>(a, lo + 8, up_end, t, count);
     } else {
       sweep<Filter>(a, a + 1, row.end, t, count);
       sweep<Filter>(a, lo, up_end, t, count);
