@@ -116,13 +116,24 @@ void HomeGrid::bucket_by_rows(const Scene& scene, std::uint64_t row_count, bool 
   tbb::parallel_for(std::size_t{0}, blocks, [&](std::size_t k) {
     std::uint32_t* next = place.data() + k * buckets;
     const std::size_t block_end = std::min(n, (k + 1) * block_size);
-    for (std::size_t i = k * block_size; i < block_end; ++i) {
-      const ShapeRecord s = record_of(scene, kinds_, static_cast<std::uint32_t>(i));
-      const std::uint32_t at = next[shape_row[i]]++;
+    // Locals for the loop (its uint32_t stores may alias members, which would be loaded
+    // again per shape), and segments read from their columns directly.
+    Item* to = items.data();
+    const std::uint32_t* row = shape_row.data();
+    auto put = [&](std::size_t i, const float(&g)[4]) {
+      const std::uint32_t at = next[row[i]]++;
       // The row's stream will write eight items on: its line is asked for now, so that
       // the stores do not wait for it (a thousand streams miss the cache at every line).
-      __builtin_prefetch(items.data() + std::min<std::size_t>(at + 8, n - 1), 1);
-      items[at] = {static_cast<std::uint32_t>(i), {s.g[0], s.g[1], s.g[2], s.g[3]}};
+      __builtin_prefetch(to + std::min<std::size_t>(at + 8, n - 1), 1);
+      to[at] = {static_cast<std::uint32_t>(i), {g[0], g[1], g[2], g[3]}};
+    };
+    std::size_t i = k * block_size;
+    const std::size_t segments_end = std::min<std::size_t>(block_end, kinds_.circles_begin);
+    const float *ax = segments.ax.data(), *ay = segments.ay.data(), *bx = segments.bx.data(), *by = segments.by.data();
+    for (; i < segments_end; ++i) put(i, {ax[i], ay[i], bx[i], by[i]});
+    for (; i < block_end; ++i) {
+      const ShapeRecord s = record_of(scene, kinds_, static_cast<std::uint32_t>(i));
+      put(i, s.g);
     }
   });
   const std::uint32_t small = row_begin[row_count];
