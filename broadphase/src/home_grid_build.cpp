@@ -9,6 +9,11 @@
 #include <limits>
 #include <numeric>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#include <xmmintrin.h>
+#endif
+
 #include "hitgrid/core/stopwatch.hpp"
 #include "home_grid.hpp"
 #include "radix_sort.hpp"
@@ -215,7 +220,30 @@ void HomeGrid::sort_row(std::size_t k, RowSorter& t) {
     std::iota(t.order.begin(), t.order.end(), 0u);
     std::sort(t.order.begin(), t.order.end(), before);
   }
-  for (std::uint32_t rank = 0; rank < size; ++rank) {
+  // The boxes into the columns in sorted order, four at a time: four boxes transposed
+  // into four columns (scalar stores were a fifth of the sort's time).
+  std::uint32_t rank = 0;
+#if defined(__SSE2__)
+  static_assert(sizeof(Aabb) == 4 * sizeof(float), "Aabb is min.x, min.y, max.x, max.y");
+  float *minx = minx_.data() + row.begin, *miny = miny_.data() + row.begin, *maxx = maxx_.data() + row.begin,
+        *maxy = maxy_.data() + row.begin;
+  std::uint32_t* item = item_.data() + row.begin;
+  const std::uint32_t* order = t.order.data();
+  const Aabb* box = t.box.data();
+  const __m128i first = _mm_set1_epi32(static_cast<std::int32_t>(row.begin));
+  for (; rank + 4 <= size; rank += 4) {
+    __m128 r0 = _mm_loadu_ps(&box[order[rank]].min.x), r1 = _mm_loadu_ps(&box[order[rank + 1]].min.x),
+           r2 = _mm_loadu_ps(&box[order[rank + 2]].min.x), r3 = _mm_loadu_ps(&box[order[rank + 3]].min.x);
+    _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+    _mm_storeu_ps(minx + rank, r0);
+    _mm_storeu_ps(miny + rank, r1);
+    _mm_storeu_ps(maxx + rank, r2);
+    _mm_storeu_ps(maxy + rank, r3);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(item + rank),
+                     _mm_add_epi32(first, _mm_loadu_si128(reinterpret_cast<const __m128i*>(order + rank))));
+  }
+#endif
+  for (; rank < size; ++rank) {
     const std::uint32_t j = t.order[rank];
     store(row.begin + rank, t.box[j], row.begin + j);
   }
