@@ -75,6 +75,15 @@ void HomeGrid::bucket_by_rows(const Scene& scene, std::uint64_t row_count, bool 
   // bounds and the row again).
   UninitializedVector<std::uint32_t> shape_row(n);
   const SegmentHomeRows segment_rows(cells_, row0_);
+  using CountRows = std::size_t (SegmentHomeRows::*)(const float*, const float*, const float*, const float*,
+                                                     std::size_t, std::size_t, std::uint32_t*, std::uint32_t*) const;
+  CountRows count_rows = &SegmentHomeRows::count_rows_sse2;
+#if defined(HITGRID_SEGMENT_ROWS_X86)
+  if (isa_ == Isa::avx512)
+    count_rows = &SegmentHomeRows::count_rows_avx512;
+  else if (isa_ == Isa::avx2)
+    count_rows = &SegmentHomeRows::count_rows_avx2;
+#endif
   const SegmentArrays& segments = scene.segments();
   tbb::parallel_for(std::size_t{0}, blocks, [&](std::size_t k) {
     std::uint32_t* count = place.data() + k * buckets;
@@ -88,15 +97,20 @@ void HomeGrid::bucket_by_rows(const Scene& scene, std::uint64_t row_count, bool 
     };
     const std::size_t end = std::min(n, (k + 1) * block_size);
     std::size_t i = k * block_size;
-    // Segments four at a time (see SegmentHomeRows), falling back to one at a time for a
-    // group that holds a large one; everything else one at a time.
+    // Segments in groups (see SegmentHomeRows), as wide as the ISA allows, then four at a
+    // time after a group that needs the scalar path, one at a time for a group of four
+    // that holds a large one; everything else one at a time.
     const std::size_t segments_end = segment_rows.usable() ? std::min<std::size_t>(end, kinds_.circles_begin) : i;
-    for (; i + 4 <= segments_end; i += 4) {
-      if (segment_rows.rows4(segments.ax.data() + i, segments.ay.data() + i, segments.bx.data() + i,
-                             segments.by.data() + i, shape_row.data() + i))
-        for (std::size_t j = i; j < i + 4; ++j) ++count[shape_row[j]];
+    const float *ax = segments.ax.data(), *ay = segments.ay.data(), *bx = segments.bx.data(), *by = segments.by.data();
+    std::uint32_t* row = shape_row.data();
+    while (i + 4 <= segments_end) {
+      i = (segment_rows.*count_rows)(ax, ay, bx, by, i, segments_end, row, count);
+      if (i + 4 > segments_end) break;
+      if (segment_rows.rows4(ax + i, ay + i, bx + i, by + i, row + i))
+        for (std::size_t j = i; j < i + 4; ++j) ++count[row[j]];
       else
         for (std::size_t j = i; j < i + 4; ++j) one(j);
+      i += 4;
     }
     for (; i < end; ++i) one(i);
     large_rows[k] = crossed;

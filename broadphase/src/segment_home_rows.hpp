@@ -1,13 +1,19 @@
-// The home rows of segments, four at a time: the count pass of the home grid's build reads
-// every shape once for its row, and on the scalar path that is four floor() conversions
-// per shape. Scalar twin: segment_home_row below (the grid's row_of for a segment);
-// tests/broadphase/test_segment_home_rows.cpp checks the two agree lane for lane.
+// The home rows of segments, four at a time (eight with AVX2, sixteen with AVX-512, the
+// ISA chosen with the narrow phase's): the count pass of the home grid's build reads every
+// shape once for its row, and on the scalar path that is four floor() conversions per
+// shape. Scalar twin: segment_home_row below (the grid's row_of for a segment);
+// tests/broadphase/test_segment_home_rows.cpp checks them all agree lane for lane. The
+// wider ones carry GCC target attributes, as the box filters do (box_filter.hpp).
 #pragma once
 
 #include <cstdint>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
+#endif
+#if defined(__x86_64__) || defined(_M_X64)
+#include <immintrin.h>
+#define HITGRID_SEGMENT_ROWS_X86 1
 #endif
 
 #include "hitgrid/broadphase/grid_cells.hpp"
@@ -71,6 +77,92 @@ class SegmentHomeRows {
   }
 #else
   bool rows4(const float*, const float*, const float*, const float*, std::uint32_t*) const { return false; }
+#endif
+
+#if defined(HITGRID_SEGMENT_ROWS_X86)
+ public:
+  /// rows4 for eight segments (AVX2).
+  [[gnu::target("avx2")]] bool rows8(const float* ax, const float* ay, const float* bx, const float* by,
+                                     std::uint32_t* out) const {
+    const __m256 x0 = _mm256_loadu_ps(ax), y0 = _mm256_loadu_ps(ay), x1 = _mm256_loadu_ps(bx), y1 = _mm256_loadu_ps(by);
+    __m256i ok = _mm256_set1_epi32(-1);
+    const __m256i ix0 = floor8(_mm256_min_ps(x0, x1), ok), ix1 = floor8(_mm256_max_ps(x0, x1), ok);
+    const __m256i iy0 = floor8(_mm256_min_ps(y0, y1), ok), iy1 = floor8(_mm256_max_ps(y0, y1), ok);
+    const __m256i zero = _mm256_setzero_si256(), one = _mm256_set1_epi32(1);
+    const __m256i dx = _mm256_sub_epi32(ix1, ix0), dy = _mm256_sub_epi32(iy1, iy0);
+    const __m256i small = _mm256_and_si256(_mm256_or_si256(_mm256_cmpeq_epi32(dx, zero), _mm256_cmpeq_epi32(dx, one)),
+                                           _mm256_or_si256(_mm256_cmpeq_epi32(dy, zero), _mm256_cmpeq_epi32(dy, one)));
+    if (_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_and_si256(ok, small))) != 255) return false;
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), _mm256_sub_epi32(iy0, _mm256_set1_epi32(row0_)));
+    return true;
+  }
+
+  /// rows4 for sixteen segments (AVX-512).
+  [[gnu::target("avx512f")]] bool rows16(const float* ax, const float* ay, const float* bx, const float* by,
+                                         std::uint32_t* out) const {
+    const __m512 x0 = _mm512_loadu_ps(ax), y0 = _mm512_loadu_ps(ay), x1 = _mm512_loadu_ps(bx), y1 = _mm512_loadu_ps(by);
+    // (Zero-masked forms: g++ 12's unmasked min, max and rounding conversion read an
+    // undefined vector, which -Werror=maybe-uninitialized rejects.)
+    __mmask16 ok = 0xffff;
+    const __m512i ix0 = floor16(_mm512_maskz_min_ps(0xffff, x0, x1), ok),
+                  ix1 = floor16(_mm512_maskz_max_ps(0xffff, x0, x1), ok);
+    const __m512i iy0 = floor16(_mm512_maskz_min_ps(0xffff, y0, y1), ok),
+                  iy1 = floor16(_mm512_maskz_max_ps(0xffff, y0, y1), ok);
+    // Small: the index differences, unsigned, are at most 1 (see rows4).
+    const __m512i one = _mm512_set1_epi32(1);
+    ok = _mm512_mask_cmple_epu32_mask(ok, _mm512_sub_epi32(ix1, ix0), one);
+    ok = _mm512_mask_cmple_epu32_mask(ok, _mm512_sub_epi32(iy1, iy0), one);
+    if (ok != 0xffff) return false;
+    _mm512_storeu_si512(out, _mm512_sub_epi32(iy0, _mm512_set1_epi32(row0_)));
+    return true;
+  }
+
+  /// Rows of segments i, i + 1, ... into out[] and counted (++count[out[j]]), in groups of
+  /// four, eight or sixteen, until fewer than a group are left before `end` or a group
+  /// needs the scalar path; returns where it stopped.
+  std::size_t count_rows_sse2(const float* ax, const float* ay, const float* bx, const float* by, std::size_t i,
+                              std::size_t end, std::uint32_t* out, std::uint32_t* count) const {
+    for (; i + 4 <= end && rows4(ax + i, ay + i, bx + i, by + i, out + i); i += 4)
+      for (std::size_t j = i; j < i + 4; ++j) ++count[out[j]];
+    return i;
+  }
+  [[gnu::target("avx2"), gnu::flatten]] std::size_t count_rows_avx2(const float* ax, const float* ay, const float* bx,
+                                                                    const float* by, std::size_t i, std::size_t end,
+                                                                    std::uint32_t* out, std::uint32_t* count) const {
+    for (; i + 8 <= end && rows8(ax + i, ay + i, bx + i, by + i, out + i); i += 8)
+      for (std::size_t j = i; j < i + 8; ++j) ++count[out[j]];
+    return i;
+  }
+  [[gnu::target("avx512f"), gnu::flatten]] std::size_t count_rows_avx512(const float* ax, const float* ay,
+                                                                         const float* bx, const float* by,
+                                                                         std::size_t i, std::size_t end,
+                                                                         std::uint32_t* out,
+                                                                         std::uint32_t* count) const {
+    for (; i + 16 <= end && rows16(ax + i, ay + i, bx + i, by + i, out + i); i += 16)
+      for (std::size_t j = i; j < i + 16; ++j) ++count[out[j]];
+    return i;
+  }
+
+ private:
+  /// floor4 in eight lanes: floor(v / h), with `ok` cleared where not exact (see floor4).
+  [[gnu::target("avx2")]] __m256i floor8(__m256 v, __m256i& ok) const {
+    const __m256 p = _mm256_mul_ps(v, _mm256_set1_ps(inv_h_));
+    const __m256 magnitude = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), p);
+    const __m256 in_range = _mm256_cmp_ps(magnitude, _mm256_set1_ps(2147483648.0f), _CMP_LT_OQ);
+    const __m256 lost_sign = _mm256_and_ps(_mm256_cmp_ps(v, _mm256_setzero_ps(), _CMP_LT_OQ),
+                                           _mm256_cmp_ps(p, _mm256_setzero_ps(), _CMP_EQ_OQ));
+    ok = _mm256_and_si256(ok, _mm256_castps_si256(_mm256_andnot_ps(lost_sign, in_range)));
+    return _mm256_cvttps_epi32(_mm256_floor_ps(p));  // exact: floor is an integer in range
+  }
+  /// The same in sixteen lanes, with a floor conversion.
+  [[gnu::target("avx512f")]] __m512i floor16(__m512 v, __mmask16& ok) const {
+    const __m512 p = _mm512_mul_ps(v, _mm512_set1_ps(inv_h_));
+    const __mmask16 in_range = _mm512_cmp_ps_mask(_mm512_abs_ps(p), _mm512_set1_ps(2147483648.0f), _CMP_LT_OQ);
+    const __mmask16 lost_sign = _mm512_mask_cmp_ps_mask(_mm512_cmp_ps_mask(v, _mm512_setzero_ps(), _CMP_LT_OQ), p,
+                                                        _mm512_setzero_ps(), _CMP_EQ_OQ);
+    ok = static_cast<__mmask16>(ok & in_range & ~lost_sign);
+    return _mm512_maskz_cvt_roundps_epi32(0xffff, p, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+  }
 #endif
 
  private:

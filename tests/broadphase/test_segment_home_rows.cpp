@@ -1,4 +1,5 @@
-// SegmentHomeRows (four segments at a time) against its scalar twin, and the twin against
+// SegmentHomeRows (four, eight and sixteen segments at a time) against its scalar twin, and
+// its counting loops against the twin, and the twin against
 // the cell indices computed independently in long double, on coordinates chosen to sit on
 // and next to cell edges, to underflow, and to overflow 32-bit indices.
 #include <catch2/catch.hpp>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "hitgrid/core/splitmix64.hpp"
+#include "hitgrid/simd/isa.hpp"
 #include "segment_home_rows.hpp"
 
 using namespace hitgrid;
@@ -52,11 +54,54 @@ float coordinate(SplitMix64& rng, int log2_cell) {
   return std::isfinite(v) ? v : 0.0f;
 }
 
+/// A coordinate every width accepts: within 2^20 cells, and not a negative one that
+/// underflows.
+float benign_coordinate(SplitMix64& rng, int log2_cell) {
+  for (;;) {
+    const float v = coordinate(rng, log2_cell);
+    const double cells = std::ldexp(static_cast<double>(v), -log2_cell);
+    if (std::fabs(cells) < 0x1p20 && !(v < 0 && cells > -0x1p-100)) return v;
+  }
+}
+
+/// One width of SegmentHomeRows on `lanes` segments: where it accepts, every lane equals
+/// the scalar twin; where it declines, some lane needs the scalar path. Counts both.
+template <class Rows>
+void check_width(const char* name, std::size_t lanes, const float (&g)[4][16], const std::uint32_t* expected,
+                 const std::uint32_t large, int log2_cell, std::int64_t row0, Rows rows, std::uint64_t& fast,
+                 std::uint64_t& total) {
+  for (std::size_t at = 0; at + lanes <= 16; at += lanes) {
+    std::uint32_t out[16];
+    ++total;
+    if (rows(g[0] + at, g[1] + at, g[2] + at, g[3] + at, out)) {
+      ++fast;
+      for (std::size_t lane = at; lane < at + lanes; ++lane) {
+        INFO(name << ": log2_cell " << log2_cell << " row0 " << row0 << " lane " << lane << ": " << g[0][lane] << ' '
+                  << g[1][lane] << ' ' << g[2][lane] << ' ' << g[3][lane]);
+        REQUIRE(out[lane - at] == expected[lane]);
+      }
+    } else {
+      // Declined: some lane must be large or outside the 32-bit index range.
+      bool needs_scalar = false;
+      for (std::size_t lane = at; lane < at + lanes; ++lane) {
+        const float v[4] = {g[0][lane], g[1][lane], g[2][lane], g[3][lane]};
+        needs_scalar |= expected[lane] == large;
+        for (float x : v)
+          needs_scalar |= std::fabs(std::ldexp(static_cast<double>(x), -log2_cell)) >= 2147483648.0 ||
+                          (x < 0 && std::ldexp(static_cast<double>(x), -log2_cell) > -0x1p-149);
+      }
+      INFO(name << ": declined without cause, log2_cell " << log2_cell << " row0 " << row0);
+      REQUIRE(needs_scalar);
+    }
+  }
+}
+
 }  // namespace
 
-TEST_CASE("SegmentHomeRows four at a time equals the scalar rows and exact indices", "[grid]") {
+TEST_CASE("SegmentHomeRows four, eight and sixteen at a time equal the scalar rows and exact indices", "[grid]") {
   SplitMix64 rng(7);
-  std::uint64_t fast = 0, total = 0;
+  // Per width (4, 8, 16): groups accepted, groups tried.
+  std::uint64_t fast[3] = {}, total[3] = {};
   for (int log2_cell : {-130, -127, -126, -40, -3, 0, 1, 5, 30, 126, 127}) {
     const GridCells cells(log2_cell);
     const SegmentHomeRows rows(cells, 0);
@@ -68,22 +113,27 @@ TEST_CASE("SegmentHomeRows four at a time equals the scalar rows and exact indic
     for (std::int64_t row0 : {std::int64_t{-40}, std::int64_t{0}, std::int64_t{-5'000'000'000}}) {
       const SegmentHomeRows shifted(cells, row0);
       const std::uint32_t large = 0xFFFFFFF0u;
-      for (int round = 0; round < 20'000; ++round) {
-        float g[4][4];
+      for (int round = 0; round < 8'000; ++round) {
+        // Mostly short segments (second endpoint near the first), some arbitrary; in half
+        // of the rounds all sixteen are short and benign, so that the wide groups are
+        // accepted too.
+        const bool all_short = round % 2 == 0;
+        float g[4][16];
         for (auto& column : g)
-          for (float& v : column) v = coordinate(rng, log2_cell);
-        // Mostly short segments (second endpoint near the first), some arbitrary.
-        if (rng.next() % 4 != 0)
-          for (int lane = 0; lane < 4; ++lane) {
-            g[2][lane] = g[0][lane] + (coordinate(rng, log2_cell) - g[0][lane]) * 0.01f;
-            g[3][lane] = g[1][lane] + (coordinate(rng, log2_cell) - g[1][lane]) * 0.01f;
-            if (!std::isfinite(g[2][lane]) || !std::isfinite(g[3][lane])) {
-              g[2][lane] = g[0][lane];
-              g[3][lane] = g[1][lane];
-            }
+          for (float& v : column) v = all_short ? benign_coordinate(rng, log2_cell) : coordinate(rng, log2_cell);
+        for (int lane = 0; lane < 16; ++lane) {
+          if (!all_short && rng.next() % 4 == 0) continue;
+          const float far_x = all_short ? benign_coordinate(rng, log2_cell) : coordinate(rng, log2_cell);
+          const float far_y = all_short ? benign_coordinate(rng, log2_cell) : coordinate(rng, log2_cell);
+          g[2][lane] = g[0][lane] + (far_x - g[0][lane]) * 0.01f;
+          g[3][lane] = g[1][lane] + (far_y - g[1][lane]) * 0.01f;
+          if (!std::isfinite(g[2][lane]) || !std::isfinite(g[3][lane])) {
+            g[2][lane] = g[0][lane];
+            g[3][lane] = g[1][lane];
           }
-        std::uint32_t expected[4];
-        for (int lane = 0; lane < 4; ++lane) {
+        }
+        std::uint32_t expected[16];
+        for (int lane = 0; lane < 16; ++lane) {
           const float ax = g[0][lane], ay = g[1][lane], bx = g[2][lane], by = g[3][lane];
           expected[lane] = segment_home_row(cells, row0, large, ax, ay, bx, by);
           // The twin against the independent indices.
@@ -94,31 +144,75 @@ TEST_CASE("SegmentHomeRows four at a time equals the scalar rows and exact indic
           const bool small = x1 - x0 <= 1 && y1 - y0 <= 1;
           REQUIRE(expected[lane] == (small ? static_cast<std::uint32_t>(y0 - row0) : large));
         }
-        std::uint32_t out[4];
-        ++total;
-        if (shifted.rows4(g[0], g[1], g[2], g[3], out)) {
-          ++fast;
-          for (int lane = 0; lane < 4; ++lane) {
-            INFO("log2_cell " << log2_cell << " row0 " << row0 << " lane " << lane << ": " << g[0][lane] << ' '
-                              << g[1][lane] << ' ' << g[2][lane] << ' ' << g[3][lane]);
-            REQUIRE(out[lane] == expected[lane]);
-          }
-        } else {
-          // Declined: some lane must be large or outside the 32-bit index range.
-          bool needs_scalar = false;
-          for (int lane = 0; lane < 4; ++lane) {
-            const float v[4] = {g[0][lane], g[1][lane], g[2][lane], g[3][lane]};
-            needs_scalar |= expected[lane] == large;
-            for (float x : v)
-              needs_scalar |= std::fabs(std::ldexp(static_cast<double>(x), -log2_cell)) >= 2147483648.0 ||
-                              (x < 0 && std::ldexp(static_cast<double>(x), -log2_cell) > -0x1p-149);
-          }
-          REQUIRE(needs_scalar);
-        }
+        check_width(
+            "rows4", 4, g, expected, large, log2_cell, row0,
+            [&](const float* ax, const float* ay, const float* bx, const float* by, std::uint32_t* out) {
+              return shifted.rows4(ax, ay, bx, by, out);
+            },
+            fast[0], total[0]);
+#if defined(HITGRID_SEGMENT_ROWS_X86)
+        if (isa_supported(Isa::avx2))
+          check_width(
+              "rows8", 8, g, expected, large, log2_cell, row0,
+              [&](const float* ax, const float* ay, const float* bx, const float* by, std::uint32_t* out) {
+                return shifted.rows8(ax, ay, bx, by, out);
+              },
+              fast[1], total[1]);
+        if (isa_supported(Isa::avx512))
+          check_width(
+              "rows16", 16, g, expected, large, log2_cell, row0,
+              [&](const float* ax, const float* ay, const float* bx, const float* by, std::uint32_t* out) {
+                return shifted.rows16(ax, ay, bx, by, out);
+              },
+              fast[2], total[2]);
+#endif
       }
     }
   }
-  // Both paths ran often.
-  CHECK(fast > total / 10);
-  CHECK(total - fast > total / 10);
+  // Every width that ran took both paths often.
+  for (int w = 0; w < 3; ++w) {
+    INFO("width " << (4 << w) << ": " << fast[w] << " of " << total[w] << " groups accepted");
+    if (total[w] == 0) continue;
+    CHECK(fast[w] > total[w] / 10);
+    CHECK(total[w] - fast[w] > total[w] / 10);
+  }
+}
+
+TEST_CASE("SegmentHomeRows counts rows group by group and stops at a group that needs the scalar path", "[grid]") {
+  // Segments of a grid with unit cells: short ones, and a long one at 37 (which every
+  // group holding it declines).
+  const GridCells cells(0);
+  const SegmentHomeRows rows(cells, -3);
+  const std::size_t n = 100;
+  std::vector<float> ax(n), ay(n), bx(n), by(n);
+  SplitMix64 rng(11);
+  for (std::size_t i = 0; i < n; ++i) {
+    ax[i] = static_cast<float>(rng.next() % 1000) * 0.25f;
+    ay[i] = static_cast<float>(rng.next() % 1000) * 0.25f;
+    bx[i] = ax[i] + 0.5f;
+    by[i] = ay[i] - 0.75f;
+  }
+  bx[37] = ax[37] + 5.0f;
+  auto run = [&](const char* name, std::size_t width, auto count_rows) {
+    std::vector<std::uint32_t> out(n, 0), count(400, 0), want_count(400, 0);
+    const std::size_t stop = count_rows(ax.data(), ay.data(), bx.data(), by.data(), 0, n, out.data(), count.data());
+    INFO(name);
+    CHECK(stop == 37 / width * width);
+    for (std::size_t i = 0; i < stop; ++i) {
+      const std::uint32_t want = segment_home_row(cells, -3, 0xFFFFFFFFu, ax[i], ay[i], bx[i], by[i]);
+      REQUIRE(out[i] == want);
+      ++want_count[want];
+    }
+    CHECK(count == want_count);
+    // Past the long one, to the last whole group before the end.
+    std::fill(count.begin(), count.end(), 0u);
+    const std::size_t from = (37 / width + 1) * width;
+    CHECK(count_rows(ax.data(), ay.data(), bx.data(), by.data(), from, n, out.data(), count.data()) ==
+          from + (n - from) / width * width);
+  };
+  run("sse2", 4, [&](auto... a) { return rows.count_rows_sse2(a...); });
+#if defined(HITGRID_SEGMENT_ROWS_X86)
+  if (isa_supported(Isa::avx2)) run("avx2", 8, [&](auto... a) { return rows.count_rows_avx2(a...); });
+  if (isa_supported(Isa::avx512)) run("avx512", 16, [&](auto... a) { return rows.count_rows_avx512(a...); });
+#endif
 }
