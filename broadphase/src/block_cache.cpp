@@ -1,9 +1,14 @@
 #include "block_cache.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <mutex>
 #include <new>
 #include <vector>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 namespace hitgrid::block_cache {
 namespace {
@@ -54,6 +59,15 @@ void* allocate(std::size_t bytes) {
     }
   }
   char* base = static_cast<char*>(::operator new(bytes + header, alignment));
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  {
+    // Ask for transparent huge pages over the block's whole 2 MiB pages.
+    constexpr std::uintptr_t huge = std::uintptr_t{1} << 21;
+    const auto from = (reinterpret_cast<std::uintptr_t>(base) + huge - 1) & ~(huge - 1);
+    const auto to = (reinterpret_cast<std::uintptr_t>(base) + bytes + header) & ~(huge - 1);
+    if (to > from) madvise(reinterpret_cast<void*>(from), to - from, MADV_HUGEPAGE);
+  }
+#endif
   *reinterpret_cast<std::size_t*>(base) = bytes;
   return base + header;
 }
