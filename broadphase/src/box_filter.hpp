@@ -89,6 +89,19 @@ struct BoxFilterSse2 {
 #endif
   }
 
+  /// Bit i set when v[i] < x, for the eight values from v.
+  static std::uint32_t below8(const float* v, float x) {
+#if defined(HITGRID_BOX_FILTER_X86)
+    const __m128 vx = _mm_set1_ps(x);
+    return static_cast<std::uint32_t>(_mm_movemask_ps(_mm_cmplt_ps(_mm_loadu_ps(v), vx)) |
+                                      _mm_movemask_ps(_mm_cmplt_ps(_mm_loadu_ps(v + 4), vx)) << 4);
+#else
+    std::uint32_t mask = 0;
+    for (std::uint32_t i = 0; i < 8; ++i) mask |= static_cast<std::uint32_t>(v[i] < x) << i;
+    return mask;
+#endif
+  }
+
   /// Appends (a, b + i) for each set bit i of the 8-bit mask at position n; returns the
   /// new count.
   static std::uint32_t append(std::uint32_t mask, std::uint32_t a, std::uint32_t b, std::uint32_t* as,
@@ -133,6 +146,11 @@ struct BoxFilterAvx2 {
     return static_cast<std::uint32_t>(_mm256_movemask_ps(hit));
   }
 
+  [[gnu::target("avx2,popcnt")]] static inline std::uint32_t below8(const float* v, float x) {
+    return static_cast<std::uint32_t>(
+        _mm256_movemask_ps(_mm256_cmp_ps(_mm256_loadu_ps(v), _mm256_set1_ps(x), _CMP_LT_OQ)));
+  }
+
   [[gnu::target("avx2,popcnt")]] static inline std::uint32_t append(std::uint32_t mask, std::uint32_t a,
                                                                     std::uint32_t b, std::uint32_t* as,
                                                                     std::uint32_t* bs, std::uint32_t n) {
@@ -158,6 +176,10 @@ struct BoxFilterAvx512 {
     m = _mm256_mask_cmp_ps_mask(m, _mm256_loadu_ps(miny), _mm256_set1_ps(y1), _CMP_LE_OQ);
     m = _mm256_mask_cmp_ps_mask(m, _mm256_set1_ps(y0), _mm256_loadu_ps(maxy), _CMP_LE_OQ);
     return m;
+  }
+
+  [[gnu::target("avx512f,avx512vl,popcnt")]] static inline std::uint32_t below8(const float* v, float x) {
+    return _mm256_cmp_ps_mask(_mm256_loadu_ps(v), _mm256_set1_ps(x), _CMP_LT_OQ);
   }
 
   [[gnu::target("avx512f,avx512vl,popcnt")]] static inline std::uint32_t append(std::uint32_t mask, std::uint32_t a,

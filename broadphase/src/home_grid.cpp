@@ -167,15 +167,16 @@ inline void HomeGrid::row_pairs(std::size_t k, Scratch& t) const {
     }
     const float x0 = minx[a];
     // Move lo past the shapes above that end before a starts (they cannot reach any later
-    // shape of this row either). It usually moves by zero to two: up to three steps from
-    // independent loads (maxx is padded past the last shape), and a loop only when all
-    // three were taken. (A plain loop mispredicted its exit about once per shape, and a
-    // chain of dependent steps stalled on each load.)
-    const bool s0 = (lo < up_end) & (maxx[lo] < x0), s1 = (lo + 1 < up_end) & (maxx[lo + 1] < x0),
-               s2 = (lo + 2 < up_end) & (maxx[lo + 2] < x0);
-    lo += s0 + (s0 & s1) + (s0 & s1 & s2);
-    if (s0 & s1 & s2)
-      while (lo < up_end && maxx[lo] < x0) ++lo;
+    // shape of this row either): it usually moves by zero to three, counted from one
+    // compare of the next eight (maxx is padded past the last shape), with a loop only
+    // when all eight are passed. (A plain loop mispredicted its exit about once per
+    // shape, and a chain of dependent steps stalled on each load.)
+    for (;;) {
+      const auto step =
+          static_cast<std::uint32_t>(std::countr_one(Filter::below8(maxx + lo, x0) & first_lanes(up_end - lo)));
+      lo += step;
+      if (step < 8) break;
+    }
     if constexpr (Filter::sixteen) {
       // Both sweeps' first eight in one step; the rare longer sweeps go on from there.
       const std::uint32_t own = a + 1;

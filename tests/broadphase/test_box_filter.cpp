@@ -1,6 +1,7 @@
 // The home grid's box filters (box_filter.hpp), one per ISA, against a plain loop over
 // the eight boxes (sixteen, in two runs, where the filter has the 16-lane step): the same
-// overlap mask and the same candidates appended, on boxes that touch at edges and
+// overlap mask and the same candidates appended (and below8, the step past boxes that
+// end too early, against the plain comparison), on boxes that touch at edges and
 // corners, miss by one ulp, are empty (min > max, the padding), hold infinities, or are
 // points.
 #include <catch2/catch.hpp>
@@ -84,6 +85,28 @@ void check_filter(const char* name) {
   CHECK(bad == 0);
 }
 
+/// below8 (the row search's step past the shapes above that end too early) against the
+/// plain comparison, on values equal to, one ulp either side of, and far from x.
+template <class Filter>
+void check_below8(const char* name) {
+  SplitMix64 rng(5);
+  std::size_t bad = 0;
+  for (int round = 0; round < 100'000; ++round) {
+    float v[8], x, unused;
+    interval(rng, x, unused);
+    for (float& e : v) {
+      interval(rng, e, unused);
+      if (rng.next() % 3 == 0) e = x;
+      if (rng.next() % 4 == 0) e = std::nextafter(x, (rng.next() & 1) ? HUGE_VALF : -HUGE_VALF);
+    }
+    std::uint32_t want = 0;
+    for (std::uint32_t i = 0; i < 8; ++i) want |= static_cast<std::uint32_t>(v[i] < x) << i;
+    bad += Filter::below8(v, x) != want;
+  }
+  INFO(name << " below8: " << bad << " mismatches");
+  CHECK(bad == 0);
+}
+
 /// The 16-lane step: two runs of eight boxes at positions i and j of the same arrays.
 template <class Filter>
 void check_filter16(const char* name) {
@@ -133,10 +156,15 @@ void check_filter16(const char* name) {
 
 TEST_CASE("box filters equal the plain loop on every ISA the machine has", "[grid][box_filter]") {
   check_filter<BoxFilterSse2>("sse2");
+  check_below8<BoxFilterSse2>("sse2");
 #if defined(HITGRID_BOX_FILTER_X86)
-  if (isa_supported(Isa::avx2)) check_filter<BoxFilterAvx2>("avx2");
+  if (isa_supported(Isa::avx2)) {
+    check_filter<BoxFilterAvx2>("avx2");
+    check_below8<BoxFilterAvx2>("avx2");
+  }
   if (isa_supported(Isa::avx512)) {
     check_filter<BoxFilterAvx512>("avx512");
+    check_below8<BoxFilterAvx512>("avx512");
     check_filter16<BoxFilterAvx512>("avx512");
   }
 #endif
