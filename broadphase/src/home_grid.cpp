@@ -12,6 +12,7 @@
 #include "box_filter.hpp"
 #include "hitgrid/core/stopwatch.hpp"
 #include "pair_batch.hpp"
+#include "segment_side_filter.hpp"
 
 namespace hitgrid {
 namespace {
@@ -279,10 +280,15 @@ std::uint32_t HomeGrid::crowded_cell(std::uint32_t cb, std::uint32_t row_end, st
 /// boxes eight at a time, as in sweep; the exact tests run in flush_large.
 void HomeGrid::test_range(std::uint32_t large, std::uint32_t begin, std::uint32_t end, Scratch& t) const {
   const Aabb& box = large_records_[large].box;
+  // A long segment's box holds nearly every shape along its path: those wholly on one
+  // side of its line are dropped too.
+  const bool segment = kinds_.kind(large_ids_[large]) == ShapeKind::segment;
+  const SegmentSideFilter side(large_records_[large].g);
   for (std::uint32_t b = begin; b < end; b += 8) {
     std::uint32_t mask = BoxFilterSse2::overlap8(minx_.data() + b, maxx_.data() + b, miny_.data() + b, maxy_.data() + b,
                                                  box.min.x, box.max.x, box.min.y, box.max.y);
     if (end - b < 8) mask &= (1u << (end - b)) - 1;
+    if (segment) mask &= side.may_touch8(minx_.data() + b, maxx_.data() + b, miny_.data() + b, maxy_.data() + b);
     t.large_count = BoxFilterSse2::append(mask, large, b, t.large_a, t.large_b, t.large_count);
     if (t.large_count > candidate_capacity - 8) flush_large(t);
   }
