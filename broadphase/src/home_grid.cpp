@@ -20,6 +20,15 @@ namespace {
 // Candidate pairs gathered before their exact tests run.
 constexpr std::uint32_t candidate_capacity = 256;
 
+/// Bit i set when v[i] < edge, for the eight floats from v (the padding past the last
+/// shape is fine: the callers mask it off). For a float x, x < edge iff x < e, e the
+/// smallest float at or above edge.
+inline std::uint32_t below_edge8(const float* v, double edge) {
+  float e = static_cast<float>(edge);
+  if (static_cast<double>(e) < edge) e = std::nextafter(e, HUGE_VALF);
+  return BoxFilterSse2::below8(v, e);
+}
+
 /// The mask of the first min(n, 8) lanes.
 inline std::uint32_t first_lanes(std::uint32_t n) { return n >= 8 ? 0xffu : (1u << n) - 1; }
 
@@ -369,8 +378,15 @@ void HomeGrid::pairs_with_large(PairKeys& out) {
           t.col_start.resize(cols_ + 1);
           std::uint32_t p = row.begin;
           for (std::uint64_t c = 0; c <= cols_; ++c) {
+            // Past the shapes left of the column's edge, eight compares at a time (a loop
+            // one shape at a time mispredicted its exit at nearly every column).
             const double edge = static_cast<double>(static_cast<std::int64_t>(c) + col0_) * cells_.cell_size();
-            while (p < row.end && minx_[p] < edge) ++p;
+            for (;;) {
+              const auto step = static_cast<std::uint32_t>(
+                  std::countr_one(below_edge8(minx_.data() + p, edge) & first_lanes(row.end - p)));
+              p += step;
+              if (step < 8) break;
+            }
             t.col_start[c] = p;
           }
         }
