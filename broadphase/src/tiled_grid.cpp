@@ -63,6 +63,10 @@ struct TileScratch {
   std::vector<std::uint64_t> pairs;                     // found pairs (global index keys)
   std::unique_ptr<PairBatch> batch;                     // candidates waiting for the exact test
   std::vector<PendingCheck> pending;                    // their row checks (see test_pair)
+  // Per entry of the tile: its footprint's columns in one row, and that row (see
+  // span_in_row); filled as the row checks run, which happens during const calls.
+  mutable std::vector<std::int64_t> span_row;
+  mutable std::vector<CellSpan> span;
   // The cell being searched.
   std::size_t tile_begin = 0;
   std::int64_t row0 = 0;
@@ -256,13 +260,23 @@ class TiledGrid {
     const std::int64_t r0 = std::max(t.first_row[a.entry - t.tile_begin], t.first_row[b.entry - t.tile_begin]);
     const std::int64_t r = row - 1;
     if (r < r0) return false;
-    const ShapeKind ka = in_.kinds.kind(entries_[a.entry].shape), kb = in_.kinds.kind(entries_[b.entry].shape);
-    CellSpan sa, sb;
-    for_each_row(cells_, ka, t.boxes[a.entry - t.tile_begin], entries_[a.entry].g, r, r,
-                 [&](std::int64_t, CellSpan c) { sa = c; });
-    for_each_row(cells_, kb, t.boxes[b.entry - t.tile_begin], entries_[b.entry].g, r, r,
-                 [&](std::int64_t, CellSpan c) { sb = c; });
+    const CellSpan sa = span_in_row(a, r, t), sb = span_in_row(b, r, t);
     return sa.lo <= sb.hi && sb.lo <= sa.hi;
+  }
+
+  /// A hit's footprint columns in row r, one of the rows it covers. Remembered per entry
+  /// for the last row asked: the checks come cell by cell, and a crowded cell asks for
+  /// the same entry's row for each of its many pairs.
+  CellSpan span_in_row(const CellHit& h, std::int64_t r, const TileScratch& t) const {
+    const std::size_t i = h.entry - t.tile_begin;
+    if (t.span_row[i] != r) {
+      CellSpan s;
+      for_each_row(cells_, in_.kinds.kind(entries_[h.entry].shape), t.boxes[i], entries_[h.entry].g, r, r,
+                   [&](std::int64_t, CellSpan c) { s = c; });
+      t.span_row[i] = r;
+      t.span[i] = s;
+    }
+    return t.span[i];
   }
 
   /// The row check of the first-cell rule, run on the pairs that do intersect.
@@ -364,6 +378,8 @@ class TiledGrid {
     t.hits.clear();
     t.first_row.resize(end - begin);
     t.boxes.resize(end - begin);
+    t.span_row.assign(end - begin, std::numeric_limits<std::int64_t>::min());
+    t.span.resize(end - begin);
     for (std::size_t e = begin; e < end; ++e) {
       const auto entry = static_cast<std::uint32_t>(e);
       const ShapeKind kind = in_.kinds.kind(entries_[e].shape);
