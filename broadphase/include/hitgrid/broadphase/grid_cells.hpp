@@ -112,21 +112,26 @@ void GridCells::for_each_segment_row(const Segment& s, std::int64_t row_lo, std:
   // extent keeps the span within the bounding box.
   const double slope = (double{q.x} - p.x) / (double{q.y} - p.y);
   const double h = cell_size();
-  auto x_range_in_band = [&](double y0, double y1, double& lo, double& hi) {
-    const double t0 = (y0 - p.y) * slope, t1 = (y1 - p.y) * slope;
-    const double x0 = p.x + t0, x1 = p.x + t1;
-    const double err0 = (std::fabs(double{p.x}) + std::fabs(t0)) * 0x1p-48;
-    const double err1 = (std::fabs(double{p.x}) + std::fabs(t1)) * 0x1p-48;
-    lo = std::max(minx, std::min(x0 - err0, x1 - err1));
-    hi = std::min(maxx, std::max(x0 + err0, x1 + err1));
+  // x at height y, and the bound on its error.
+  auto x_at = [&](double y, double& x, double& err) {
+    const double t = (y - p.y) * slope;
+    x = p.x + t;
+    err = (std::fabs(double{p.x}) + std::fabs(t)) * 0x1p-48;
   };
+  if (rows.lo > rows.hi) return;
+  // The closed band of row r, cut to the segment's y extent, is [max(r h, p.y),
+  // min((r + 1) h, q.y)] (r h is exact: a power of two); a row's top is the next row's
+  // bottom, so each boundary's x is computed once.
+  double x0, err0;
+  x_at(std::max(static_cast<double>(rows.lo) * h, double{p.y}), x0, err0);
   for (std::int64_t r = rows.lo; r <= rows.hi; ++r) {
-    // The closed band of row r, cut to the segment's y extent. r * h is exact (power of two).
-    const double y0 = std::max(static_cast<double>(r) * h, double{p.y});
-    const double y1 = std::min(static_cast<double>(r + 1) * h, double{q.y});
-    double lo, hi;
-    x_range_in_band(y0, y1, lo, hi);
+    double x1, err1;
+    x_at(std::min(static_cast<double>(r + 1) * h, double{q.y}), x1, err1);
+    const double lo = std::max(minx, std::min(x0 - err0, x1 - err1));
+    const double hi = std::min(maxx, std::max(x0 + err0, x1 + err1));
     f(r, span(lo, hi));
+    x0 = x1;
+    err0 = err1;
   }
 }
 
