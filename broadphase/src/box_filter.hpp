@@ -20,6 +20,8 @@
 
 #include <cstdint>
 
+#include "segment_side_filter.hpp"
+
 #if defined(__x86_64__) || defined(_M_X64)
 #include <immintrin.h>
 #define HITGRID_BOX_FILTER_X86 1
@@ -89,6 +91,12 @@ struct BoxFilterSse2 {
 #endif
   }
 
+  /// SegmentSideFilter::may_touch8 for this ISA.
+  static std::uint32_t side8(const SegmentSideFilter& f, const float* minx, const float* maxx, const float* miny,
+                             const float* maxy) {
+    return f.may_touch8(minx, maxx, miny, maxy);
+  }
+
   /// Bit i set when v[i] < x, for the eight values from v.
   static std::uint32_t below8(const float* v, float x) {
 #if defined(HITGRID_BOX_FILTER_X86)
@@ -146,6 +154,12 @@ struct BoxFilterAvx2 {
     return static_cast<std::uint32_t>(_mm256_movemask_ps(hit));
   }
 
+  [[gnu::target("avx2,popcnt")]] static inline std::uint32_t side8(const SegmentSideFilter& f, const float* minx,
+                                                                   const float* maxx, const float* miny,
+                                                                   const float* maxy) {
+    return f.may_touch8_avx2(minx, maxx, miny, maxy);
+  }
+
   [[gnu::target("avx2,popcnt")]] static inline std::uint32_t below8(const float* v, float x) {
     return static_cast<std::uint32_t>(
         _mm256_movemask_ps(_mm256_cmp_ps(_mm256_loadu_ps(v), _mm256_set1_ps(x), _CMP_LT_OQ)));
@@ -176,6 +190,12 @@ struct BoxFilterAvx512 {
     m = _mm256_mask_cmp_ps_mask(m, _mm256_loadu_ps(miny), _mm256_set1_ps(y1), _CMP_LE_OQ);
     m = _mm256_mask_cmp_ps_mask(m, _mm256_set1_ps(y0), _mm256_loadu_ps(maxy), _CMP_LE_OQ);
     return m;
+  }
+
+  [[gnu::target("avx512f,avx512vl,popcnt")]] static inline std::uint32_t side8(const SegmentSideFilter& f,
+                                                                               const float* minx, const float* maxx,
+                                                                               const float* miny, const float* maxy) {
+    return f.may_touch8_avx2(minx, maxx, miny, maxy);
   }
 
   [[gnu::target("avx512f,avx512vl,popcnt")]] static inline std::uint32_t below8(const float* v, float x) {

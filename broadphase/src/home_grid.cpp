@@ -287,21 +287,41 @@ std::uint32_t HomeGrid::crowded_cell(std::uint32_t cb, std::uint32_t row_end, st
 
 /// Large shape `large` (index into large_ids_) against the small shapes [begin, end):
 /// boxes eight at a time, as in sweep; the exact tests run in flush_large.
-void HomeGrid::test_range(std::uint32_t large, std::uint32_t begin, std::uint32_t end, Scratch& t) const {
+template <class Filter>
+inline void HomeGrid::test_range(std::uint32_t large, std::uint32_t begin, std::uint32_t end, Scratch& t) const {
   const Aabb& box = large_records_[large].box;
   // A long segment's box holds nearly every shape along its path: those wholly on one
   // side of its line are dropped too.
   const bool segment = kinds_.kind(large_ids_[large]) == ShapeKind::segment;
   const SegmentSideFilter side(large_records_[large].g);
+  const float *minx = minx_.data(), *maxx = maxx_.data(), *miny = miny_.data(), *maxy = maxy_.data();
   for (std::uint32_t b = begin; b < end; b += 8) {
-    std::uint32_t mask = BoxFilterSse2::overlap8(minx_.data() + b, maxx_.data() + b, miny_.data() + b, maxy_.data() + b,
-                                                 box.min.x, box.max.x, box.min.y, box.max.y);
+    std::uint32_t mask =
+        Filter::overlap8(minx + b, maxx + b, miny + b, maxy + b, box.min.x, box.max.x, box.min.y, box.max.y);
     if (end - b < 8) mask &= (1u << (end - b)) - 1;
-    if (segment) mask &= side.may_touch8(minx_.data() + b, maxx_.data() + b, miny_.data() + b, maxy_.data() + b);
-    t.large_count = BoxFilterSse2::append(mask, large, b, t.large_a, t.large_b, t.large_count);
+    if (segment) mask &= Filter::side8(side, minx + b, maxx + b, miny + b, maxy + b);
+    t.large_count = Filter::append(mask, large, b, t.large_a, t.large_b, t.large_count);
     if (t.large_count > candidate_capacity - 8) flush_large(t);
   }
 }
+
+// The large-small search per ISA, as the row search (see row_pairs_sse2).
+[[gnu::flatten]] void HomeGrid::test_range_sse2(std::uint32_t large, std::uint32_t begin, std::uint32_t end,
+                                                Scratch& t) const {
+  test_range<BoxFilterSse2>(large, begin, end, t);
+}
+#if defined(HITGRID_BOX_FILTER_X86)
+[[gnu::target("avx2,popcnt"), gnu::flatten]] void HomeGrid::test_range_avx2(std::uint32_t large, std::uint32_t begin,
+                                                                            std::uint32_t end, Scratch& t) const {
+  test_range<BoxFilterAvx2>(large, begin, end, t);
+}
+[[gnu::target("avx512f,avx512vl,popcnt"), gnu::flatten]] void HomeGrid::test_range_avx512(std::uint32_t large,
+                                                                                          std::uint32_t begin,
+                                                                                          std::uint32_t end,
+                                                                                          Scratch& t) const {
+  test_range<BoxFilterAvx512>(large, begin, end, t);
+}
+#endif
 
 void HomeGrid::flush_large(Scratch& t) const {
   for (std::uint32_t c = 0; c < t.large_count; ++c) {
@@ -365,6 +385,13 @@ void HomeGrid::pairs_with_large(PairKeys& out) {
       });
     }
     ScratchSet scratch(*this);
+    void (HomeGrid::*test)(std::uint32_t, std::uint32_t, std::uint32_t, Scratch&) const = &HomeGrid::test_range_sse2;
+#if defined(HITGRID_BOX_FILTER_X86)
+    if (isa_ == Isa::avx512)
+      test = &HomeGrid::test_range_avx512;
+    else if (isa_ == Isa::avx2)
+      test = &HomeGrid::test_range_avx2;
+#endif
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, rows, 4), [&](const auto& r) {
       Scratch& t = scratch.local();
       for (std::size_t k = r.begin(); k != r.end(); ++k) {
@@ -396,7 +423,7 @@ void HomeGrid::pairs_with_large(PairKeys& out) {
               table ? t.col_start[span.lo] : first_col_at_least(row.begin, row.end, col0_ + span.lo);
           const std::uint32_t end =
               table ? t.col_start[span.hi + 1] : first_col_at_least(begin, row.end, col0_ + span.hi + 1);
-          test_range(span.large, begin, end, t);
+          (this->*test)(span.large, begin, end, t);
         }
       }
       flush_large(t);

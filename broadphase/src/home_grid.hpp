@@ -117,8 +117,12 @@ class HomeGrid {
   void sweep(std::uint32_t a, std::uint32_t begin, std::uint32_t end, Scratch& t, std::uint32_t& count) const;
   template <class F>
   void for_each_home_span(std::uint32_t shape, const ShapeRecord& r, F&& f) const;
+  template <class Filter>
   void test_range(std::uint32_t large, std::uint32_t begin, std::uint32_t end, Scratch& t) const;
-  void flush_large(Scratch& t) const;
+  void test_range_sse2(std::uint32_t large, std::uint32_t begin, std::uint32_t end, Scratch& t) const;
+  void test_range_avx2(std::uint32_t large, std::uint32_t begin, std::uint32_t end, Scratch& t) const;
+  void test_range_avx512(std::uint32_t large, std::uint32_t begin, std::uint32_t end, Scratch& t) const;
+  [[gnu::noinline]] void flush_large(Scratch& t) const;
   void exact(std::uint32_t a, const float* ga, std::uint32_t b, const float* gb, Scratch& t) const;
 
   KindRanges kinds_;

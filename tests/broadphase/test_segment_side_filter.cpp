@@ -2,8 +2,8 @@
 // its corners lie strictly on one side of the segment's line by the exact orient2d, on
 // adversarial inputs (corners exactly on the line with products far past float's 24 bits,
 // one ulp off it, huge and tiny coordinates, points, degenerate and axis-parallel
-// segments); it does reject boxes clearly off the line; and the SSE2 form equals the
-// scalar one lane for lane.
+// segments); it does reject boxes clearly off the line; and the SSE2 and AVX2 forms equal
+// the scalar one lane for lane.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdint>
@@ -11,6 +11,7 @@
 
 #include "hitgrid/core/predicates.hpp"
 #include "hitgrid/core/splitmix64.hpp"
+#include "hitgrid/simd/isa.hpp"
 #include "segment_side_filter.hpp"
 
 using namespace hitgrid;
@@ -100,6 +101,7 @@ bool strictly_one_side(const Case& c) {
 
 TEST_CASE("SegmentSideFilter rejects only boxes strictly on one side of the line, exactly", "[grid]") {
   SplitMix64 rng(17);
+  [[maybe_unused]] const bool avx2 = isa_supported(Isa::avx2);
   std::uint64_t rejected = 0, separated = 0, wrong = 0, lanes_differ = 0;
   std::string first;
   for (int round = 0; round < 400'000; ++round) {
@@ -112,6 +114,9 @@ TEST_CASE("SegmentSideFilter rejects only boxes strictly on one side of the line
       minx[i] = group[i].x0, maxx[i] = group[i].x1, miny[i] = group[i].y0, maxy[i] = group[i].y1;
     }
     const std::uint32_t mask = filter.may_touch8(minx, maxx, miny, maxy);
+#if defined(HITGRID_SIDE_FILTER_X86)
+    if (avx2) lanes_differ += filter.may_touch8_avx2(minx, maxx, miny, maxy) != mask;
+#endif
     for (int i = 0; i < 8; ++i) {
       Case c = group[i];
       std::copy(group[0].g, group[0].g + 4, c.g);
