@@ -10,6 +10,7 @@
 #include <memory>
 #include <numeric>
 
+#include "box_filter.hpp"
 #include "cell_size.hpp"
 #include "hitgrid/broadphase/grid_cells.hpp"
 #include "hitgrid/core/stopwatch.hpp"
@@ -60,9 +61,12 @@ struct TileScratch {
   std::vector<std::int64_t> first_row;                  // per entry of the tile: its footprint's first row
   std::vector<Aabb> boxes;                              // per entry of the tile: its bounds
   std::vector<CellHit> order;                           // a crowded cell's hits sorted on the sweep axis
-  std::vector<std::uint64_t> pairs;                     // found pairs (global index keys)
-  std::unique_ptr<PairBatch> batch;                     // candidates waiting for the exact test
-  std::vector<PendingCheck> pending;                    // their row checks (see test_pair)
+  // The same hits' boxes and first columns as columns, padded by 8 (see cell_pairs).
+  std::vector<float> sorted_minx, sorted_maxx, sorted_miny, sorted_maxy;
+  std::vector<std::int32_t> sorted_first_col;
+  std::vector<std::uint64_t> pairs;   // found pairs (global index keys)
+  std::unique_ptr<PairBatch> batch;   // candidates waiting for the exact test
+  std::vector<PendingCheck> pending;  // their row checks (see test_pair)
   // Per entry of the tile: its footprint's columns in one row, and that row (see
   // span_in_row); filled as the row checks run, which happens during const calls.
   mutable std::vector<std::int64_t> span_row;
@@ -313,20 +317,23 @@ class TiledGrid {
       // The cell's boxes as small arrays; each box against the later ones with a
       // branch-free overlap test whose mask advances the candidate list (bounding boxes
       // overlap unpredictably, and a mispredicted branch per test cost more than the test).
+      // With the first-cell rule's column test (see the crowded case below).
       float minx[all_pairs_limit], miny[all_pairs_limit], maxx[all_pairs_limit], maxy[all_pairs_limit];
+      bool first_here[all_pairs_limit];
       for (std::size_t x = 0; x < k; ++x) {
         const Aabb& b = t.boxes[first[x].entry - t.tile_begin];
         minx[x] = b.min.x;
         miny[x] = b.min.y;
         maxx[x] = b.max.x;
         maxy[x] = b.max.y;
+        first_here[x] = first[x].first_col == t.col;
       }
       std::uint32_t candidates[all_pairs_limit];
       for (std::size_t x = 0; x + 1 < k; ++x) {
         std::size_t n = 0;
         for (std::size_t y = x + 1; y < k; ++y) {
-          const bool overlap =
-              (minx[x] <= maxx[y]) & (minx[y] <= maxx[x]) & (miny[x] <= maxy[y]) & (miny[y] <= maxy[x]);
+          const bool overlap = (minx[x] <= maxx[y]) & (minx[y] <= maxx[x]) & (miny[x] <= maxy[y]) &
+                               (miny[y] <= maxy[x]) & (first_here[x] | first_here[y]);
           candidates[n] = static_cast<std::uint32_t>(y);
           n += overlap;
         }
@@ -357,12 +364,42 @@ class TiledGrid {
     std::sort(t.order.begin(), t.order.end(), [&](const CellHit& a, const CellHit& b) {
       return min_of(a) < min_of(b) || (min_of(a) == min_of(b) && a.entry < b.entry);
     });
+    // The sweep eight hits at a time, without a branch per pair (in long_tail's crowded
+    // cells the boxes of long segments overlap unpredictably, and the loop's exit and the
+    // overlap test mispredicted for most pairs): boxes, and the first-cell rule's column
+    // test (this cell's column must be the later of the two first columns), into a mask.
+    for (auto* v : {&t.sorted_minx, &t.sorted_miny}) v->assign(k + 8, HUGE_VALF);
+    for (auto* v : {&t.sorted_maxx, &t.sorted_maxy}) v->assign(k + 8, -HUGE_VALF);
+    t.sorted_first_col.assign(k + 8, -2);
     for (std::size_t x = 0; x < k; ++x) {
+      const Aabb& b = box(t.order[x]);
+      t.sorted_minx[x] = b.min.x;
+      t.sorted_maxx[x] = b.max.x;
+      t.sorted_miny[x] = b.min.y;
+      t.sorted_maxy[x] = b.max.y;
+      t.sorted_first_col[x] = t.order[x].first_col;
+    }
+    const float* sweep_min = along_y ? t.sorted_miny.data() : t.sorted_minx.data();
+    for (std::size_t x = 0; x + 1 < k; ++x) {
       const Aabb& bx = box(t.order[x]);
       const float end_x = max_of(t.order[x]);
-      for (std::size_t y = x + 1; y < k && min_of(t.order[y]) <= end_x; ++y)
-        if (overlaps(bx, box(t.order[y]))) test_pair(t.order[x], t.order[y], t);
+      const bool first_here = t.order[x].first_col == t.col;
+      for (std::size_t y = x + 1; y < k; y += 8) {
+        std::uint32_t mask =
+            BoxFilterSse2::overlap8(t.sorted_minx.data() + y, t.sorted_maxx.data() + y, t.sorted_miny.data() + y,
+                                    t.sorted_maxy.data() + y, bx.min.x, bx.max.x, bx.min.y, bx.max.y);
+        if (!first_here) mask &= equal8(t.sorted_first_col.data() + y, t.col);
+        for (; mask != 0; mask &= mask - 1) test_pair(t.order[x], t.order[y + std::countr_zero(mask)], t);
+        if (sweep_min[y + 7] > end_x) break;  // sorted: the rest start past x's end
+      }
     }
+  }
+
+  /// Bit i set when v[i] == c, for the eight values from v.
+  static std::uint32_t equal8(const std::int32_t* v, std::int32_t c) {
+    std::uint32_t mask = 0;
+    for (std::uint32_t i = 0; i < 8; ++i) mask |= static_cast<std::uint32_t>(v[i] == c) << i;
+    return mask;
   }
 
   /// Buckets one tile's entries into its 16 x 16 cells (a counting sort in L1) and
