@@ -4,6 +4,7 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cmath>
 #include <limits>
@@ -336,6 +337,18 @@ void HomeGrid::exact(std::uint32_t a, const float* ga, std::uint32_t b, const fl
   t.batch.add(a, ga, b, gb, t.pairs);
 }
 
+/// The rows holding shapes within large shape i's home-row range, as indices [first,
+/// last) into rows_: the rows for_each_home_span visits.
+std::pair<std::size_t, std::size_t> HomeGrid::home_row_range(std::size_t i) const {
+  const ShapeRecord& r = large_records_[i];
+  const CellSpan foot_rows = cells_.span(r.box.min.y, r.box.max.y);
+  const std::int64_t first = foot_rows.lo - 1 - row0_, last = foot_rows.hi - row0_;
+  const auto a =
+      std::lower_bound(rows_.begin(), rows_.end(), first, [](const Row& w, std::int64_t v) { return w.row < v; });
+  const auto b = std::upper_bound(a, rows_.end(), last, [](std::int64_t v, const Row& w) { return v < w.row; });
+  return {static_cast<std::size_t>(a - rows_.begin()), static_cast<std::size_t>(b - rows_.begin())};
+}
+
 /// A large shape's home cells in one row: columns [lo, hi] (relative to col0_).
 struct HomeGrid::LargeSpan {
   std::uint32_t large;   // index into large_ids_ and large_records_
@@ -357,32 +370,64 @@ void HomeGrid::pairs_with_large(PairKeys& out) {
     const std::size_t blocks =
         std::clamp<std::size_t>(std::min(large.size() >> 6, (std::size_t{1} << 22) / rows), 1, 64);
     const std::size_t block_size = (large.size() + blocks - 1) / blocks;
-    std::vector<std::uint32_t> place(blocks * rows, 0);
-    tbb::parallel_for(std::size_t{0}, blocks, [&](std::size_t b) {
-      std::uint32_t* count = place.data() + b * rows;
-      for (std::size_t i = b * block_size; i < std::min(large.size(), (b + 1) * block_size); ++i)
-        for_each_home_span(large[i], records[i], [&](std::size_t k, std::uint32_t, std::uint32_t) { ++count[k]; });
-    });
-    std::vector<std::uint64_t> start(rows + 1, 0);
-    for (std::size_t b = 0; b < blocks; ++b)
-      for (std::size_t k = 0; k < rows; ++k) start[k + 1] += place[b * rows + k];
-    for (std::size_t k = 0; k < rows; ++k) start[k + 1] += start[k];
-    UninitializedVector<LargeSpan> spans(start[rows]);
-    {
+    // The spans per (block, row) are counted without walking the shapes: a shape has at
+    // most one span in each row holding shapes within its home-row range (see
+    // for_each_home_span), so each block counts +1 at the first such row and -1 past the
+    // last; the slots a shape leaves unused hold empty spans. Should a shape ever have
+    // more spans in a row than that bound, its block stops writing there and the spans
+    // are listed again, counted by walking the shapes.
+    std::vector<std::uint32_t> place(blocks * rows);
+    std::vector<std::uint64_t> start(rows + 1);
+    UninitializedVector<LargeSpan> spans;
+    for (const bool walk : {false, true}) {
+      std::fill(place.begin(), place.end(), 0u);
+      tbb::parallel_for(std::size_t{0}, blocks, [&](std::size_t b) {
+        std::uint32_t* count = place.data() + b * rows;
+        const std::size_t end = std::min(large.size(), (b + 1) * block_size);
+        if (walk) {
+          for (std::size_t i = b * block_size; i < end; ++i)
+            for_each_home_span(large[i], records[i], [&](std::size_t k, std::uint32_t, std::uint32_t) { ++count[k]; });
+          return;
+        }
+        std::vector<std::int64_t> change(rows + 1, 0);
+        for (std::size_t i = b * block_size; i < end; ++i) {
+          const auto [first, last] = home_row_range(i);
+          ++change[first];
+          --change[last];
+        }
+        std::int64_t running = 0;
+        for (std::size_t k = 0; k < rows; ++k) count[k] = static_cast<std::uint32_t>(running += change[k]);
+      });
+      std::fill(start.begin(), start.end(), 0u);
+      for (std::size_t b = 0; b < blocks; ++b)
+        for (std::size_t k = 0; k < rows; ++k) start[k + 1] += place[b * rows + k];
+      for (std::size_t k = 0; k < rows; ++k) start[k + 1] += start[k];
+      spans.resize(start[rows]);
       std::vector<std::uint64_t> next(start.begin(), start.end() - 1);
-      std::vector<std::uint64_t> block_next(blocks * rows);
+      std::vector<std::uint64_t> block_next(blocks * rows), block_end(blocks * rows);
       for (std::size_t b = 0; b < blocks; ++b)
         for (std::size_t k = 0; k < rows; ++k) {
           block_next[b * rows + k] = next[k];
           next[k] += place[b * rows + k];
+          block_end[b * rows + k] = next[k];
         }
+      std::atomic<bool> overflow{false};
       tbb::parallel_for(std::size_t{0}, blocks, [&](std::size_t b) {
         std::uint64_t* at = block_next.data() + b * rows;
+        const std::uint64_t* end = block_end.data() + b * rows;
+        bool full = false;
         for (std::size_t i = b * block_size; i < std::min(large.size(), (b + 1) * block_size); ++i)
           for_each_home_span(large[i], records[i], [&](std::size_t k, std::uint32_t lo, std::uint32_t hi) {
-            spans[at[k]++] = {static_cast<std::uint32_t>(i), lo, hi};
+            if (at[k] < end[k])
+              spans[at[k]++] = {static_cast<std::uint32_t>(i), lo, hi};
+            else
+              full = true;
           });
+        for (std::size_t k = 0; k < rows; ++k)
+          for (std::uint64_t q = at[k]; q < end[k]; ++q) spans[q] = {0, 1, 0};  // columns [1, 0]: empty
+        if (full) overflow = true;
       });
+      if (!overflow) break;
     }
     ScratchSet scratch(*this);
     void (HomeGrid::*test)(std::uint32_t, std::uint32_t, std::uint32_t, Scratch&) const = &HomeGrid::test_range_sse2;

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "cell_size.hpp"
@@ -117,6 +118,7 @@ class HomeGrid {
   void sweep(std::uint32_t a, std::uint32_t begin, std::uint32_t end, Scratch& t, std::uint32_t& count) const;
   template <class F>
   void for_each_home_span(std::uint32_t shape, const ShapeRecord& r, F&& f) const;
+  std::pair<std::size_t, std::size_t> home_row_range(std::size_t i) const;
   template <class Filter>
   void test_range(std::uint32_t large, std::uint32_t begin, std::uint32_t end, Scratch& t) const;
   void test_range_sse2(std::uint32_t large, std::uint32_t begin, std::uint32_t end, Scratch& t) const;
