@@ -23,13 +23,6 @@ class PairBatch {
 
   /// Queues the pair of global indices a and b (any order) with their packed geometry.
   void add(std::uint32_t a, const float* ga, std::uint32_t b, const float* gb, std::vector<std::uint64_t>& pairs) {
-    add(a, ga, b, gb, 0, pairs, accept_all);
-  }
-  /// The same with a tag: a pair that intersects is kept only if accept(tag) (the tiled
-  /// grid's first-cell rule, which is cheaper to check after the exact test).
-  template <class Accept>
-  void add(std::uint32_t a, const float* ga, std::uint32_t b, const float* gb, std::uint32_t tag,
-           std::vector<std::uint64_t>& pairs, const Accept& accept) {
     // Global order is kind order: the kernels take the smaller kind first. (Selects, not a
     // branch: in cell order the two indices come in random order.)
     const bool swap = b < a;
@@ -48,20 +41,17 @@ class PairBatch {
     const std::uint32_t n = q.size;
     q.a[n] = a;
     q.b[n] = b;
-    q.tag[n] = tag;
     for (int k = 0; k < 4; ++k) {
       q.ga[k][n] = ga[k];
       q.gb[k][n] = gb[k];
     }
-    if (++q.size == capacity) run(kind, pairs, accept);
+    if (++q.size == capacity) run(kind, pairs);
   }
 
   /// Tests everything queued.
-  void flush(std::vector<std::uint64_t>& pairs) { flush(pairs, accept_all); }
-  template <class Accept>
-  void flush(std::vector<std::uint64_t>& pairs, const Accept& accept) {
+  void flush(std::vector<std::uint64_t>& pairs) {
     for (std::size_t kind = 0; kind < queues_.size(); ++kind)
-      if (queues_[kind].size != 0) run(kind, pairs, accept);
+      if (queues_[kind].size != 0) run(kind, pairs);
   }
 
   std::uint64_t tested() const { return tested_; }
@@ -69,7 +59,7 @@ class PairBatch {
  private:
   struct Queue {
     std::uint32_t size = 0;
-    std::uint32_t a[capacity]{}, b[capacity]{}, tag[capacity]{};
+    std::uint32_t a[capacity]{}, b[capacity]{};
     float ga[4][capacity]{}, gb[4][capacity]{};
     std::uint8_t hit[capacity]{};
   };
@@ -83,10 +73,7 @@ class PairBatch {
     return PairKind::box_box;
   }
 
-  static constexpr auto accept_all = [](std::uint32_t) { return true; };
-
-  template <class Accept>
-  void run(std::size_t kind, std::vector<std::uint64_t>& pairs, const Accept& accept) {
+  void run(std::size_t kind, std::vector<std::uint64_t>& pairs) {
     Queue& q = queues_[kind];
     const std::uint32_t n = q.size;
     simd::test_pairs(isa_, static_cast<simd::PairKind>(kind), n, {{q.ga[0], q.ga[1], q.ga[2], q.ga[3]}},
@@ -96,7 +83,7 @@ class PairBatch {
     pairs.resize(at + n);
     for (std::uint32_t i = 0; i < n; ++i) {
       pairs[at] = codec_.key(q.a[i], q.b[i]);
-      at += q.hit[i] && accept(q.tag[i]);
+      at += q.hit[i];
     }
     pairs.resize(at);
     tested_ += n;

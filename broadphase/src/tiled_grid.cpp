@@ -46,13 +46,6 @@ struct CellHit {
   std::int32_t first_col;
 };
 
-/// A candidate pair whose first shared cell is decided by shares_row_below, once it is
-/// known to intersect; row is the row of the cell being searched.
-struct PendingCheck {
-  CellHit a, b;
-  std::int64_t row;
-};
-
 /// Per-thread scratch of the tile pass, reused from tile to tile.
 struct TileScratch {
   std::vector<std::uint32_t> cell_count;                // per cell of the tile, then cell starts
@@ -64,13 +57,12 @@ struct TileScratch {
   // The same hits' boxes and first columns as columns, padded by 8 (see cell_pairs).
   std::vector<float> sorted_minx, sorted_maxx, sorted_miny, sorted_maxy;
   std::vector<std::int32_t> sorted_first_col;
-  std::vector<std::uint64_t> pairs;   // found pairs (global index keys)
-  std::unique_ptr<PairBatch> batch;   // candidates waiting for the exact test
-  std::vector<PendingCheck> pending;  // their row checks (see test_pair)
+  std::vector<std::uint64_t> pairs;  // found pairs (global index keys)
+  std::unique_ptr<PairBatch> batch;  // candidates waiting for the exact test
   // Per entry of the tile: its footprint's columns in one row, and that row (see
-  // span_in_row); filled as the row checks run, which happens during const calls.
-  mutable std::vector<std::int64_t> span_row;
-  mutable std::vector<CellSpan> span;
+  // span_in_row).
+  std::vector<std::int64_t> span_row;
+  std::vector<CellSpan> span;
   // The cell being searched.
   std::size_t tile_begin = 0;
   std::int64_t row0 = 0;
@@ -260,7 +252,7 @@ class TiledGrid {
   /// twice; the final sort removes such repeats (256 of long_tail's 1.9M pairs). Looking
   /// further down, up to four rows, removed them but cost 13 ms of that scene's 93 ms
   /// large-large stage (one thread): every pair reported walked all four rows.
-  bool shares_row_below(const CellHit& a, const CellHit& b, std::int64_t row, const TileScratch& t) const {
+  bool shares_row_below(const CellHit& a, const CellHit& b, std::int64_t row, TileScratch& t) const {
     const std::int64_t r0 = std::max(t.first_row[a.entry - t.tile_begin], t.first_row[b.entry - t.tile_begin]);
     const std::int64_t r = row - 1;
     if (r < r0) return false;
@@ -271,7 +263,7 @@ class TiledGrid {
   /// A hit's footprint columns in row r, one of the rows it covers. Remembered per entry
   /// for the last row asked: the checks come cell by cell, and a crowded cell asks for
   /// the same entry's row for each of its many pairs.
-  CellSpan span_in_row(const CellHit& h, std::int64_t r, const TileScratch& t) const {
+  CellSpan span_in_row(const CellHit& h, std::int64_t r, TileScratch& t) const {
     const std::size_t i = h.entry - t.tile_begin;
     if (t.span_row[i] != r) {
       CellSpan s;
@@ -283,31 +275,17 @@ class TiledGrid {
     return t.span[i];
   }
 
-  /// The row check of the first-cell rule, run on the pairs that do intersect.
-  auto accept(const TileScratch& t) const {
-    return [this, &t](std::uint32_t tag) {
-      if (tag == 0) return true;
-      const PendingCheck& p = t.pending[tag - 1];
-      return !shares_row_below(p.a, p.b, p.row, t);
-    };
-  }
-
   /// The exact test on two hits of the cell being searched, if it is their first shared
-  /// cell. The row check runs after the exact test, only for pairs that do intersect:
-  /// about ten long segments share each cell of long_tail and most of their pairs never
-  /// meet, so walking rows first made that scene twice as slow.
+  /// cell. (The row check used to run after the exact test, only for the pairs that
+  /// intersect, when each check walked both shapes' rows; with the spans remembered per
+  /// entry (span_in_row) it is cheaper than the exact tests it saves: pairs of long
+  /// segments share cells in several rows, and only the first is tested now.)
   void test_pair(const CellHit& hi, const CellHit& hj, TileScratch& t) const {
     const FirstCell first = first_cell_quick(hi, hj, t);
     if (first == FirstCell::no) return;
-    // Tag 0: report if they intersect; tag k > 0: only if, besides, pending[k - 1] passes
-    // the row check.
-    std::uint32_t tag = 0;
-    if (first == FirstCell::check_rows) {
-      t.pending.push_back({hi, hj, t.row0 + t.row});
-      tag = static_cast<std::uint32_t>(t.pending.size());
-    }
-    t.batch->add(entries_[hi.entry].shape, entries_[hi.entry].g, entries_[hj.entry].shape, entries_[hj.entry].g, tag,
-                 t.pairs, accept(t));
+    if (first == FirstCell::check_rows && shares_row_below(hi, hj, t.row0 + t.row, t)) return;
+    t.batch->add(entries_[hi.entry].shape, entries_[hi.entry].g, entries_[hj.entry].shape, entries_[hj.entry].g,
+                 t.pairs);
   }
 
   /// Candidate pairs among the entries of one cell.
@@ -452,8 +430,7 @@ class TiledGrid {
       start = stop;
     }
     // The queued tests refer to this tile's scratch (first rows, boxes): run them now.
-    t.batch->flush(t.pairs, accept(t));
-    t.pending.clear();
+    t.batch->flush(t.pairs);
   }
 
   void tile_pairs(PairKeys& out) {
