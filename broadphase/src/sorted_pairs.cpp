@@ -20,11 +20,13 @@ constexpr int lsd_digit_bits = 11;
 /// Parts are read in chunks of at most this many keys, each counted on its own.
 constexpr std::size_t chunk_size = std::size_t{1} << 15;
 
-/// The (kind, id) pair of a key.
-Pair pair_of(std::uint64_t key, PairKeyCodec codec, const KindRanges& kinds) {
+/// The (kind, id) pair of a key. Global order is (kind, id) order, so the key's two
+/// ids are already the pair's first and second.
+inline Pair pair_of(std::uint64_t key, PairKeyCodec codec, const KindRanges& kinds) {
   const std::uint64_t low = (std::uint64_t{1} << codec.id_bits) - 1;
-  return Pair(kinds.id(static_cast<std::uint32_t>(key >> codec.id_bits)),
-              kinds.id(static_cast<std::uint32_t>(key & low)));
+  const std::uint32_t a = kinds.id(static_cast<std::uint32_t>(key >> codec.id_bits)).bits();
+  const std::uint32_t b = kinds.id(static_cast<std::uint32_t>(key & low)).bits();
+  return Pair::from_key(std::uint64_t{a} << 32 | b);
 }
 
 struct Chunk {
