@@ -21,13 +21,18 @@ namespace {
 // Candidate pairs gathered before their exact tests run.
 constexpr std::uint32_t candidate_capacity = 256;
 
+/// The smallest float at or above v: for a float x, x < v iff x < float_at_least(v).
+inline float float_at_least(double v) {
+  float e = static_cast<float>(v);
+  if (static_cast<double>(e) < v) e = std::nextafter(e, HUGE_VALF);
+  return e;
+}
+
 /// Bit i set when v[i] < edge, for the eight floats from v (the padding past the last
 /// shape is fine: the callers mask it off). For a float x, x < edge iff x < e, e the
 /// smallest float at or above edge.
 inline std::uint32_t below_edge8(const float* v, double edge) {
-  float e = static_cast<float>(edge);
-  if (static_cast<double>(e) < edge) e = std::nextafter(e, HUGE_VALF);
-  return BoxFilterSse2::below8(v, e);
+  return BoxFilterSse2::below8(v, float_at_least(edge));
 }
 
 /// The mask of the first min(n, 8) lanes.
@@ -109,15 +114,17 @@ void HomeGrid::pairs_among(PairKeys& out) {
   stats_.pairs_ms = clock.lap_ms();
 }
 
-/// Shape a against the shapes from `begin` (sorted by left edge, before `end`) whose left
-/// edge is at most a's right edge: bounding boxes, then the exact test. The boxes are
-/// tested eight at a time into a bit mask, without branches: most shapes have one or two
-/// candidates, and a loop that stops at the first left edge past a's right edge
-/// mispredicts its exit nearly every time. `count` stands for t.candidate_count, kept by
-/// the caller in a local: the candidate stores may alias the member (both are uint32_t),
-/// which would make every append wait for the last one's count to reach memory and back.
+/// Shape a against the shapes from `begin` (in column order, before `end`) up to the first
+/// eight whose last starts right of `stop`, past which no shape can meet a (see
+/// row_pairs):
+/// bounding boxes, then the exact test. The boxes are tested eight at a time into a bit
+/// mask, without branches: most shapes have one or two candidates, and a loop that stops
+/// at the first shape past the window mispredicts its exit nearly every time. `count`
+/// stands for t.candidate_count, kept by the caller in a local: the candidate stores may
+/// alias the member (both are uint32_t), which would make every append wait for the last
+/// one's count to reach memory and back.
 template <class Filter>
-inline void HomeGrid::sweep(std::uint32_t a, std::uint32_t begin, std::uint32_t end, Scratch& t,
+inline void HomeGrid::sweep(std::uint32_t a, std::uint32_t begin, std::uint32_t end, float stop, Scratch& t,
                             std::uint32_t& count) const {
   const float x0 = minx_[a], x1 = maxx_[a], y0 = miny_[a], y1 = maxy_[a];
   const float* minx = minx_.data();
@@ -134,7 +141,7 @@ inline void HomeGrid::sweep(std::uint32_t a, std::uint32_t begin, std::uint32_t 
       flush(t);
       count = 0;
     }
-    if (b + 8 >= end || minx[b + 7] > x1) break;
+    if (b + 8 >= end || minx[b + 7] > stop) break;
   }
 }
 
@@ -153,13 +160,17 @@ void HomeGrid::flush(Scratch& t) const {
   t.candidate_count = 0;
 }
 
-/// Pairs of a row's shapes with each other and with the row above, by sweeps: the row
-/// is sorted by the left edges of the shapes' boxes (by home column, then within each
-/// cell), so a shape meets the later shapes of its row up to its right edge, and the
-/// shapes of the row above from the first one that still reaches its left edge, a
-/// pointer that only moves forward. Small shapes are narrower than two cells, so each
-/// sweep sees a few shapes. A crowded cell is searched on its own (crowded_cell): all
-/// of its shapes' pairs with its own and later cells are found there.
+/// Pairs of a row's shapes with each other and with the row above, by sweeps. Rows are
+/// in column order (home column ascending; within a cell sorted by left edge or not at
+/// all, see Row::by_left), and a small shape spans at most two columns, so shape a of
+/// column c meets, in its own row, only the later shapes of columns c and c + 1 and, in
+/// the row above, only shapes of columns c - 1 to c + 1; the bounding-box test rejects
+/// every other shape of these windows (a shape of column c + 2 or beyond starts right of
+/// a's right edge, one of column c - 2 or before ends left of its left edge), so each
+/// window only needs to be wide enough: from a + 1, and from a pointer into the row above
+/// that only moves forward, past shapes that end left of every later shape of the row,
+/// up to a bound past which no shape can meet a. A crowded cell is searched on its own
+/// (crowded_cell): all of its shapes' pairs with its own and later cells are found there.
 template <class Filter>
 inline void HomeGrid::row_pairs(std::size_t k, Scratch& t) const {
   // Locals, not members: the candidate stores (uint32_t) may alias a Row's fields, and the
@@ -168,6 +179,8 @@ inline void HomeGrid::row_pairs(std::size_t k, Scratch& t) const {
   const bool above = k + 1 < rows_.size() && rows_[k + 1].row == row.row + 1;
   const std::uint32_t up_begin = above ? rows_[k + 1].begin : row.end, up_end = above ? rows_[k + 1].end : row.end;
   const float *minx = minx_.data(), *maxx = maxx_.data(), *miny = miny_.data(), *maxy = maxy_.data();
+  const auto h = static_cast<float>(cells_.cell_size());
+  const bool own_by_left = row.by_left, up_by_left = above && rows_[k + 1].by_left;
   std::uint32_t lo = up_begin;
   std::uint32_t count = t.candidate_count;  // see sweep
   for (std::uint32_t a = row.begin; a < row.end;) {
@@ -177,21 +190,29 @@ inline void HomeGrid::row_pairs(std::size_t k, Scratch& t) const {
       continue;
     }
     const float x0 = minx[a];
-    // Move lo past the shapes above that end before a starts (they cannot reach any later
-    // shape of this row either): it usually moves by zero to three, counted from one
-    // compare of the next eight (maxx is padded past the last shape), with a loop only
-    // when all eight are passed. (A plain loop mispredicted its exit about once per
-    // shape, and a chain of dependent steps stalled on each load.)
+    // The windows' bounds. In a row sorted by left edge, every later shape starts at or
+    // right of x0, and the shapes from the first that starts right of x1 on cannot meet a.
+    // In column order they are bounds from x0 in [c h, (c + 1) h), with two roundings
+    // (monotone): x0 - h < c h, so every later shape of the row starts at or right of
+    // `column`; every shape of columns up to c + 1 starts below (c + 2) h <= x0 + 2 h, so
+    // at or left of its stop. (The exact edges, from the column's index, cost a tenth of
+    // the search.)
+    const float x1 = maxx[a];
+    const float column = own_by_left ? x0 : x0 - h, two_on = x0 + 2 * h;
+    const float own_stop = own_by_left ? x1 : two_on, up_stop = up_by_left ? x1 : two_on;
+    // Move lo past the shapes above that end left of a's column: it usually moves by zero
+    // to three, counted from one compare of the next eight (maxx is padded past the last
+    // shape), with a loop only when all eight are passed. (A plain loop mispredicted its
+    // exit about once per shape, and a chain of dependent steps stalled on each load.)
     for (;;) {
       const auto step =
-          static_cast<std::uint32_t>(std::countr_one(Filter::below8(maxx + lo, x0) & first_lanes(up_end - lo)));
+          static_cast<std::uint32_t>(std::countr_one(Filter::below8(maxx + lo, column) & first_lanes(up_end - lo)));
       lo += step;
       if (step < 8) break;
     }
     if constexpr (Filter::sixteen) {
       // Both sweeps' first eight in one step; the rare longer sweeps go on from there.
       const std::uint32_t own = a + 1;
-      const float x1 = maxx[a];
       std::uint32_t mask = Filter::overlap16(minx, maxx, miny, maxy, own, lo, x0, x1, miny[a], maxy[a]);
       mask &= first_lanes(row.end - own) | first_lanes(up_end - lo) << 8;
       count = Filter::append16(mask, a, own, lo, t.candidate_a, t.candidate_b, count);
@@ -200,11 +221,11 @@ inline void HomeGrid::row_pairs(std::size_t k, Scratch& t) const {
         flush(t);
         count = 0;
       }
-      if (own + 8 < row.end && minx[own + 7] <= x1) sweep<Filter>(a, own + 8, row.end, t, count);
-      if (lo + 8 < up_end && minx[lo + 7] <= x1) sweep<Filter>(a, lo + 8, up_end, t, count);
+      if (own + 8 < row.end && minx[own + 7] <= own_stop) sweep<Filter>(a, own + 8, row.end, own_stop, t, count);
+      if (lo + 8 < up_end && minx[lo + 7] <= up_stop) sweep<Filter>(a, lo + 8, up_end, up_stop, t, count);
     } else {
-      sweep<Filter>(a, a + 1, row.end, t, count);
-      sweep<Filter>(a, lo, up_end, t, count);
+      sweep<Filter>(a, a + 1, row.end, own_stop, t, count);
+      sweep<Filter>(a, lo, up_end, up_stop, t, count);
     }
     ++a;
   }

@@ -70,6 +70,7 @@ class HomeGrid {
     std::int64_t row;  // relative to row0_
     std::uint32_t begin, end;
     bool crowded;  // may hold a crowded cell (see crowded_cell)
+    bool by_left;  // each cell's shapes sorted by left edge too (else only by column)
   };
   /// A small shape's global index and geometry, grouped by row (its bounds are derived
   /// again when its row is sorted: writing 20 bytes per shape instead of 36 is what the
@@ -91,18 +92,21 @@ class HomeGrid {
 
   void bucket_by_rows(const Scene& scene, std::uint64_t row_count, bool may_give_up);
   void bucket_by_cells(const Scene& scene, std::uint64_t row_count);
-  /// Sorts row k's items by left edge into the columns.
+  /// Sorts row k's items by home column into the columns (within a cell, in any order).
   void sort_row(std::size_t k, RowSorter& t);
   /// Sorts every row not sorted yet (pairs_among sorts rows as it goes).
   void sort_rows();
   void resize(std::size_t small);
   void store(std::size_t p, const Aabb& box, std::uint32_t item);
   const Item& item(std::uint32_t p) const { return items_[item_[p]]; }
+  /// A row's cells are sorted by left edge when a shape shares its cell with this many on
+  /// average, counting itself (the sum of the squared cell counts over the shapes).
+  static constexpr std::uint32_t by_left_sharing = 3;
   /// A cell with at least this many shapes is searched on its own, along its better axis.
   static constexpr std::uint32_t crowded_shapes = 32;
   std::int64_t col_of(std::uint32_t p) const { return cells_.index(minx_[p]); }
   /// The first shape of the row at or after `begin` whose home column is at least col
-  /// (absolute): rows are sorted by left edge, and col h <= left < (col + 1) h.
+  /// (absolute): rows are in column order, and col h <= left < (col + 1) h.
   std::uint32_t first_col_at_least(std::uint32_t begin, std::uint32_t end, std::int64_t col) const;
 
   template <class Filter>
@@ -115,7 +119,8 @@ class HomeGrid {
                                                std::uint32_t up_end, Scratch& t) const;
   [[gnu::noinline]] void flush(Scratch& t) const;
   template <class Filter>
-  void sweep(std::uint32_t a, std::uint32_t begin, std::uint32_t end, Scratch& t, std::uint32_t& count) const;
+  void sweep(std::uint32_t a, std::uint32_t begin, std::uint32_t end, float stop, Scratch& t,
+             std::uint32_t& count) const;
   template <class F>
   void for_each_home_span(std::uint32_t shape, const ShapeRecord& r, F&& f) const;
   std::pair<std::size_t, std::size_t> home_row_range(std::size_t i) const;

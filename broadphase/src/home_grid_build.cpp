@@ -168,7 +168,7 @@ void HomeGrid::bucket_by_rows(const Scene& scene, std::uint64_t row_count, bool 
   rows_.clear();
   for (std::uint64_t r = 0; r < row_count; ++r)
     if (row_begin[r + 1] > row_begin[r])
-      rows_.push_back({static_cast<std::int64_t>(r), row_begin[r], row_begin[r + 1], true});
+      rows_.push_back({static_cast<std::int64_t>(r), row_begin[r], row_begin[r + 1], true, true});
   rows_sorted_ = false;  // sort_row does it, as pairs_among reaches each row
 }
 
@@ -185,49 +185,62 @@ void HomeGrid::sort_row(std::size_t k, RowSorter& t) {
     lo = std::min(lo, t.col[j]);
     hi = std::max(hi, t.col[j]);
   }
-  // order[rank] = j, by left edge, ties by j (global order). A counting sort by column
-  // (column order is left-edge order across cells), then within the cells (below). A row
-  // much wider than it is full is sorted outright.
+  // order[rank] = j, by home column, ties by j (global order): a counting sort. Within a
+  // cell the shapes stay unsorted unless the row's cells are full (see by_left; the row
+  // search allows both orders). A row much wider than it is full is sorted outright, by
+  // left edge (one of the column orders).
   auto left = [&](std::uint32_t j) { return t.box[j].min.x; };
   auto before = [&](std::uint32_t x, std::uint32_t y) { return left(x) < left(y) || (left(x) == left(y) && x < y); };
   t.order.resize(size);
+  rows_[k].by_left = true;
   if (hi - lo <= 4 * std::uint64_t{size} + 64) {
     t.count.assign(hi - lo + 2, 0);
     for (std::uint32_t j = 0; j < size; ++j) ++t.count[t.col[j] - lo + 1];
-    const std::uint32_t most = *std::max_element(t.count.begin(), t.count.end());
+    std::uint32_t most = 0;
+    std::uint64_t seen = 0;  // the sum over cells of (shapes in the cell)^2
+    for (const std::uint32_t m : t.count) {
+      most = std::max(most, m);
+      seen += std::uint64_t{m} * m;
+    }
     rows_[k].crowded = most >= crowded_shapes;
     for (std::size_t c = 1; c < t.count.size(); ++c) t.count[c] += t.count[c - 1];
     for (std::uint32_t j = 0; j < size; ++j) t.order[t.count[t.col[j] - lo]++] = j;
-    // Now count[c] is where column lo + c ends. The shapes are in column order; within a
-    // cell they still need sorting by left edge: std::sort for a crowded cell, then one
-    // insertion pass over the whole row for the rest (a shape never moves past the start
-    // of its cell, since every earlier cell's left edges are smaller, and a sorted cell
-    // costs one comparison per shape). A loop per cell would mispredict its exit at nearly
-    // every cell of a sparse row.
-    std::uint32_t* order = t.order.data();
-    if (most > 32)
-      for (std::size_t c = 0, b = 0; c <= hi - lo; b = t.count[c++])
-        if (t.count[c] - b > 32) std::sort(order + b, order + t.count[c], before);
-    // The insertion pass takes its first step, a swap with the previous shape, without a
-    // branch (a cell of two in the wrong order is the common case, and a branch on it
-    // mispredicts), keeping the larger of the two in registers for the next comparison;
-    // only a shape that moves two places or more takes the loop.
-    std::uint32_t p = order[0];
-    float lp = left(p);
-    for (std::size_t i = 1; i < size; ++i) {
-      const std::uint32_t x = order[i];
-      const float lx = left(x);
-      const bool swap = lp > lx;
-      const std::uint32_t flip = (x ^ p) & (0u - static_cast<std::uint32_t>(swap));
-      order[i - 1] = p ^ flip;
-      p = x ^ flip;
-      order[i] = p;
-      lp = std::max(lp, lx);
-      const bool further = swap & (i >= 2) & (left(order[i >= 2 ? i - 2 : 0]) > lx);  // no branch on swap
-      if (further) {
-        std::size_t j = i - 1;
-        for (; j > 0 && left(order[j - 1]) > lx; --j) order[j] = order[j - 1];
-        order[j] = x;
+    // Now count[c] is where column lo + c ends. The shapes are in column order. Sorting
+    // each cell by left edge as well lets the row search stop at a shape's right edge
+    // instead of two columns on: worth it when a shape shares its cell with several
+    // others on average (clustered scenes), not in a row of cells holding about one shape
+    // each (uniform: it was a quarter of this function, and gained the search nothing).
+    rows_[k].by_left = seen >= by_left_sharing * std::uint64_t{size};
+    if (rows_[k].by_left) {
+      // std::sort for a crowded cell, then one insertion pass over the whole row for the
+      // rest (a shape never moves past the start of its cell, since every earlier cell's
+      // left edges are smaller, and a sorted cell costs one comparison per shape). A loop
+      // per cell would mispredict its exit at nearly every cell of a sparse row.
+      std::uint32_t* order = t.order.data();
+      if (most > 32)
+        for (std::size_t c = 0, b = 0; c <= hi - lo; b = t.count[c++])
+          if (t.count[c] - b > 32) std::sort(order + b, order + t.count[c], before);
+      // The insertion pass takes its first step, a swap with the previous shape, without a
+      // branch (a cell of two in the wrong order is the common case, and a branch on it
+      // mispredicts), keeping the larger of the two in registers for the next comparison;
+      // only a shape that moves two places or more takes the loop.
+      std::uint32_t p = order[0];
+      float lp = left(p);
+      for (std::size_t i = 1; i < size; ++i) {
+        const std::uint32_t x = order[i];
+        const float lx = left(x);
+        const bool swap = lp > lx;
+        const std::uint32_t flip = (x ^ p) & (0u - static_cast<std::uint32_t>(swap));
+        order[i - 1] = p ^ flip;
+        p = x ^ flip;
+        order[i] = p;
+        lp = std::max(lp, lx);
+        const bool further = swap & (i >= 2) & (left(order[i >= 2 ? i - 2 : 0]) > lx);  // no branch on swap
+        if (further) {
+          std::size_t j = i - 1;
+          for (; j > 0 && left(order[j - 1]) > lx; --j) order[j] = order[j - 1];
+          order[j] = x;
+        }
       }
     }
   } else {
@@ -315,7 +328,7 @@ void HomeGrid::bucket_by_cells(const Scene& scene, std::uint64_t row_count) {
   for (std::size_t p = 0; p < small; ++p) {
     if (p == 0 || row[p] != row[p - 1]) {
       if (!rows_.empty()) rows_.back().end = static_cast<std::uint32_t>(p);
-      rows_.push_back({row[p], static_cast<std::uint32_t>(p), 0, true});
+      rows_.push_back({row[p], static_cast<std::uint32_t>(p), 0, true, true});
     }
   }
   if (!rows_.empty()) rows_.back().end = static_cast<std::uint32_t>(small);
