@@ -178,7 +178,42 @@ void HomeGrid::sort_row(std::size_t k, RowSorter& t) {
   t.box.resize(size);
   t.col.resize(size);
   std::uint32_t lo = std::numeric_limits<std::uint32_t>::max(), hi = 0;
-  for (std::uint32_t j = 0; j < size; ++j) {
+  std::uint32_t vec = 0;  // items bounded four at a time
+#if defined(__SSE2__)
+  // Segments four at a time (a row's items are in global order, so segments come first):
+  // each box from one vector of endpoints, the columns of the four left edges by one
+  // exact conversion (SegmentHomeRows::columns4), the row's least and greatest left edges
+  // kept for lo and hi (floor is monotone). The scalar loop below takes the rest.
+  const SegmentHomeRows columns(cells_, 0);
+  if (columns.usable()) {
+    __m128 least = _mm_set1_ps(HUGE_VALF), greatest = _mm_set1_ps(-HUGE_VALF);
+    const Item* it = items_.data() + row.begin;
+    const std::uint32_t segments_end = kinds_.circles_begin;
+    for (; vec + 4 <= size && it[vec + 3].shape < segments_end && it[vec].shape < segments_end; vec += 4) {
+      __m128 low[4], box[4];
+      for (int i = 0; i < 4; ++i) {
+        // (bx, by, ax, ay) against (ax, ay, bx, by), in the operand order of std::min and
+        // std::max (bounds()), so that even the sign of a zero is the same.
+        const __m128 g = _mm_loadu_ps(it[vec + i].g), swapped = _mm_shuffle_ps(g, g, _MM_SHUFFLE(1, 0, 3, 2));
+        low[i] = _mm_min_ps(swapped, g);
+        box[i] = _mm_movelh_ps(low[i], _mm_max_ps(swapped, g));
+      }
+      const __m128 left = _mm_movelh_ps(_mm_unpacklo_ps(low[0], low[1]), _mm_unpacklo_ps(low[2], low[3]));
+      if (!columns.columns4(left, col0_, t.col.data() + vec)) break;
+      for (int i = 0; i < 4; ++i) _mm_storeu_ps(&t.box[vec + i].min.x, box[i]);
+      least = _mm_min_ps(least, left);
+      greatest = _mm_max_ps(greatest, left);
+    }
+    if (vec != 0) {
+      float l[4], g[4];
+      _mm_storeu_ps(l, least);
+      _mm_storeu_ps(g, greatest);
+      lo = static_cast<std::uint32_t>(cells_.index(std::min({l[0], l[1], l[2], l[3]})) - col0_);
+      hi = static_cast<std::uint32_t>(cells_.index(std::max({g[0], g[1], g[2], g[3]})) - col0_);
+    }
+  }
+#endif
+  for (std::uint32_t j = vec; j < size; ++j) {
     const Item& it = items_[row.begin + j];
     t.box[j] = bounds_of(kinds_.kind(it.shape), it.g);
     t.col[j] = static_cast<std::uint32_t>(cells_.index(t.box[j].min.x) - col0_);
@@ -195,12 +230,14 @@ void HomeGrid::sort_row(std::size_t k, RowSorter& t) {
   rows_[k].by_left = true;
   if (hi - lo <= 4 * std::uint64_t{size} + 64) {
     t.count.assign(hi - lo + 2, 0);
-    for (std::uint32_t j = 0; j < size; ++j) ++t.count[t.col[j] - lo + 1];
+    // Counted with the sum over cells of (shapes in the cell)^2, as the sum of 2 m + 1
+    // over the m shapes counted before each, and the largest count.
     std::uint32_t most = 0;
-    std::uint64_t seen = 0;  // the sum over cells of (shapes in the cell)^2
-    for (const std::uint32_t m : t.count) {
-      most = std::max(most, m);
-      seen += std::uint64_t{m} * m;
+    std::uint64_t seen = size;
+    for (std::uint32_t j = 0; j < size; ++j) {
+      const std::uint32_t m = t.count[t.col[j] - lo + 1]++;
+      seen += 2 * std::uint64_t{m};
+      most = std::max(most, m + 1);
     }
     rows_[k].crowded = most >= crowded_shapes;
     for (std::size_t c = 1; c < t.count.size(); ++c) t.count[c] += t.count[c - 1];

@@ -1,7 +1,7 @@
 // The home rows of segments, four at a time (eight with AVX2, sixteen with AVX-512, the
 // ISA chosen with the narrow phase's): the count pass of the home grid's build reads every
 // shape once for its row, and on the scalar path that is four floor() conversions per
-// shape. Scalar twin: segment_home_row below (the grid's row_of for a segment);
+// shape. The row sort's home columns, four at a time, use the same exact conversion. Scalar twin: segment_home_row below (the grid's row_of for a segment);
 // tests/broadphase/test_segment_home_rows.cpp checks them all agree lane for lane. The
 // wider ones carry GCC target attributes, as the box filters do (box_filter.hpp).
 #pragma once
@@ -57,6 +57,19 @@ class SegmentHomeRows {
                                         _mm_or_si128(_mm_cmpeq_epi32(dy, zero), _mm_cmpeq_epi32(dy, one)));
     if (_mm_movemask_ps(_mm_castsi128_ps(_mm_and_si128(ok, small))) != 15) return false;
     _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm_sub_epi32(iy0, _mm_set1_epi32(row0_)));
+    return true;
+  }
+
+  /// The home columns of four small shapes whose boxes start at `minx`, relative to col0:
+  /// out[i] = uint32(cells.index(minx[i]) - col0) (the row sort's columns), or false (out
+  /// unspecified) when a lane needs the scalar path, as in rows4.
+  bool columns4(__m128 minx, std::int64_t col0, std::uint32_t* out) const {
+    __m128i ok = _mm_set1_epi32(-1);
+    const __m128i ix = floor4(minx, ok);
+    if (_mm_movemask_ps(_mm_castsi128_ps(ok)) != 15) return false;
+    // Modulo 2^32, as the scalar uint32 conversion of the 64-bit difference.
+    const auto low = static_cast<std::int32_t>(static_cast<std::uint32_t>(col0));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm_sub_epi32(ix, _mm_set1_epi32(low)));
     return true;
   }
 

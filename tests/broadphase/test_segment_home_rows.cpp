@@ -216,3 +216,43 @@ TEST_CASE("SegmentHomeRows counts rows group by group and stops at a group that 
   if (isa_supported(Isa::avx512)) run("avx512", 16, [&](auto... a) { return rows.count_rows_avx512(a...); });
 #endif
 }
+
+#if defined(__SSE2__)
+TEST_CASE("SegmentHomeRows columns four at a time equal the exact column indices, modulo 2^32", "[grid]") {
+  SplitMix64 rng(13);
+  std::uint64_t fast = 0, total = 0;
+  for (int log2_cell : {-126, -40, -3, 0, 1, 5, 30, 126}) {
+    const GridCells cells(log2_cell);
+    const SegmentHomeRows columns(cells, 0);
+    REQUIRE(columns.usable());
+    for (std::int64_t col0 : {std::int64_t{-40}, std::int64_t{0}, std::int64_t{7}, std::int64_t{-5'000'000'000}}) {
+      for (int round = 0; round < 20'000; ++round) {
+        float x[4];
+        for (float& v : x) v = round % 2 == 0 ? benign_coordinate(rng, log2_cell) : coordinate(rng, log2_cell);
+        std::uint32_t out[4];
+        ++total;
+        if (columns.columns4(_mm_loadu_ps(x), col0, out)) {
+          ++fast;
+          for (int lane = 0; lane < 4; ++lane) {
+            INFO("log2_cell " << log2_cell << " col0 " << col0 << " x " << x[lane]);
+            REQUIRE(out[lane] == static_cast<std::uint32_t>(reference_index(x[lane], log2_cell) - col0));
+            REQUIRE(out[lane] == static_cast<std::uint32_t>(cells.index(x[lane]) - col0));
+          }
+        } else {
+          // Declined: some lane's index is outside 32 bits, or a negative one underflows.
+          bool needs_scalar = false;
+          for (float v : x) {
+            const double c = std::ldexp(static_cast<double>(v), -log2_cell);
+            needs_scalar |= std::fabs(c) >= 2147483648.0 || (v < 0 && c > -0x1p-149);
+          }
+          INFO("declined without cause, log2_cell " << log2_cell);
+          REQUIRE(needs_scalar);
+        }
+      }
+    }
+  }
+  INFO(fast << " of " << total << " groups accepted");
+  CHECK(fast > total / 10);
+  CHECK(total - fast > total / 10);
+}
+#endif
