@@ -29,11 +29,8 @@ inline float float_at_least(double v) {
 }
 
 /// Bit i set when v[i] < edge, for the eight floats from v (the padding past the last
-/// shape is fine: the callers mask it off). For a float x, x < edge iff x < e, e the
-/// smallest float at or above edge.
-inline std::uint32_t below_edge8(const float* v, double edge) {
-  return BoxFilterSse2::below8(v, float_at_least(edge));
-}
+/// shape is fine: the callers mask it off).
+inline std::uint32_t below_edge8(const float* v, double edge) { return BoxFilterSse2::below8(v, float_at_least(edge)); }
 
 /// The mask of the first min(n, 8) lanes.
 inline std::uint32_t first_lanes(std::uint32_t n) { return n >= 8 ? 0xffu : (1u << n) - 1; }
@@ -114,10 +111,9 @@ void HomeGrid::pairs_among(PairKeys& out) {
   stats_.pairs_ms = clock.lap_ms();
 }
 
-/// Shape a against the shapes from `begin` (in column order, before `end`) up to the first
-/// eight whose last starts right of `stop`, past which no shape can meet a (see
-/// row_pairs):
-/// bounding boxes, then the exact test. The boxes are tested eight at a time into a bit
+/// Shape a against the shapes from `begin` (in column order, before `end`), eight at a
+/// time, until the last of an eight starts right of `stop` (past it no shape can meet a;
+/// see row_pairs): bounding boxes, then the exact test. The boxes are tested into a bit
 /// mask, without branches: most shapes have one or two candidates, and a loop that stops
 /// at the first shape past the window mispredicts its exit nearly every time. `count`
 /// stands for t.candidate_count, kept by the caller in a local: the candidate stores may

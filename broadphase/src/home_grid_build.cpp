@@ -189,7 +189,7 @@ void HomeGrid::sort_row(std::size_t k, RowSorter& t) {
     __m128 least = _mm_set1_ps(HUGE_VALF), greatest = _mm_set1_ps(-HUGE_VALF);
     const Item* it = items_.data() + row.begin;
     const std::uint32_t segments_end = kinds_.circles_begin;
-    for (; vec + 4 <= size && it[vec + 3].shape < segments_end && it[vec].shape < segments_end; vec += 4) {
+    for (; vec + 4 <= size && it[vec + 3].shape < segments_end; vec += 4) {
       __m128 low[4], box[4];
       for (int i = 0; i < 4; ++i) {
         // (bx, by, ax, ay) against (ax, ay, bx, by), in the operand order of std::min and

@@ -1,7 +1,8 @@
 // The home rows of segments, four at a time (eight with AVX2, sixteen with AVX-512, the
 // ISA chosen with the narrow phase's): the count pass of the home grid's build reads every
 // shape once for its row, and on the scalar path that is four floor() conversions per
-// shape. The row sort's home columns, four at a time, use the same exact conversion. Scalar twin: segment_home_row below (the grid's row_of for a segment);
+// shape. (The row sort's home columns, four at a time, use the same exact conversion.)
+// Scalar twin: segment_home_row below (the grid's row_of for a segment);
 // tests/broadphase/test_segment_home_rows.cpp checks them all agree lane for lane. The
 // wider ones carry GCC target attributes, as the box filters do (box_filter.hpp).
 #pragma once
