@@ -343,6 +343,12 @@ inline void HomeGrid::test_range(std::uint32_t large, std::uint32_t begin, std::
 
 void HomeGrid::flush_large(Scratch& t) const {
   for (std::uint32_t c = 0; c < t.large_count; ++c) {
+    // A small shape's item is two dependent loads away (item_, then items_), and the
+    // search read neither: item_ is asked for 32 candidates ahead, the item 16 ahead. (The
+    // large shape's record is the same for a run of candidates.) long_tail 1M's
+    // large-small stage: 69.5 -> 63.3 ms on one thread, 38.6 -> 32.5 on two.
+    if (c + 32 < t.large_count) __builtin_prefetch(&item_[t.large_b[c + 32]]);
+    if (c + 16 < t.large_count) __builtin_prefetch(&item(t.large_b[c + 16]));
     const std::uint32_t l = t.large_a[c];
     const Item& s = item(t.large_b[c]);
     exact(large_ids_[l], large_records_[l].g, s.shape, s.g, t);
