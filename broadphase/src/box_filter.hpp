@@ -215,6 +215,49 @@ struct BoxFilterAvx512 {
     return n + static_cast<std::uint32_t>(_mm_popcnt_u32(mask));
   }
 
+  /// The pairs of a tile of n <= 16 consecutive shapes from `tile` with the shapes u of
+  /// [own, own_end) and of [up, up_end): each u's box against the sixteen at once, the
+  /// tile's positions whose boxes overlap u's appended as (tile position, u). A u of the
+  /// first range pairs only with the tile's shapes before it (the tile's own later
+  /// shapes, and the shapes after the tile, each pair once). The lists need 16 slots from
+  /// the count; `full(count)` is called when fewer than `room` would be left, and returns
+  /// the new count. Returns the count.
+  template <class Full>
+  [[gnu::target("avx512f,avx512vl,popcnt")]] static inline std::uint32_t tile_pairs(
+      const float* minx, const float* maxx, const float* miny, const float* maxy, std::uint32_t tile, std::uint32_t n,
+      std::uint32_t own, std::uint32_t own_end, std::uint32_t up, std::uint32_t up_end, std::uint32_t* as,
+      std::uint32_t* bs, std::uint32_t count, std::uint32_t room, Full&& full) {
+    const auto valid = static_cast<__mmask16>((1u << n) - 1);
+    const __m512 x0 = _mm512_maskz_loadu_ps(valid, minx + tile), x1 = _mm512_maskz_loadu_ps(valid, maxx + tile);
+    const __m512 y0 = _mm512_maskz_loadu_ps(valid, miny + tile), y1 = _mm512_maskz_loadu_ps(valid, maxy + tile);
+    const __m512i lanes = _mm512_add_epi32(_mm512_set1_epi32(static_cast<std::int32_t>(tile)),
+                                           _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+    for (std::uint32_t u = own; u < own_end; ++u) {
+      const std::uint32_t before = u - tile;  // the tile's lanes before u
+      const auto m = static_cast<__mmask16>(valid & (before >= 16 ? 0xffffu : (1u << before) - 1));
+      count = tile_test(x0, x1, y0, y1, lanes, m, minx[u], maxx[u], miny[u], maxy[u], u, as, bs, count);
+      if (count > room) count = full(count);
+    }
+    for (std::uint32_t u = up; u < up_end; ++u) {
+      count = tile_test(x0, x1, y0, y1, lanes, valid, minx[u], maxx[u], miny[u], maxy[u], u, as, bs, count);
+      if (count > room) count = full(count);
+    }
+    return count;
+  }
+
+  /// tile_pairs' step: box u against the tile's boxes in lanes m.
+  [[gnu::target("avx512f,avx512vl,popcnt")]] static inline std::uint32_t tile_test(
+      __m512 x0, __m512 x1, __m512 y0, __m512 y1, __m512i lanes, __mmask16 m, float ux0, float ux1, float uy0,
+      float uy1, std::uint32_t u, std::uint32_t* as, std::uint32_t* bs, std::uint32_t count) {
+    m = _mm512_mask_cmp_ps_mask(m, x0, _mm512_set1_ps(ux1), _CMP_LE_OQ);
+    m = _mm512_mask_cmp_ps_mask(m, _mm512_set1_ps(ux0), x1, _CMP_LE_OQ);
+    m = _mm512_mask_cmp_ps_mask(m, y0, _mm512_set1_ps(uy1), _CMP_LE_OQ);
+    m = _mm512_mask_cmp_ps_mask(m, _mm512_set1_ps(uy0), y1, _CMP_LE_OQ);
+    _mm512_storeu_si512(bs + count, _mm512_set1_epi32(static_cast<std::int32_t>(u)));
+    _mm512_storeu_si512(as + count, _mm512_maskz_compress_epi32(m, lanes));
+    return count + static_cast<std::uint32_t>(_mm_popcnt_u32(m));
+  }
+
   /// overlap8 of the eight boxes from i (bits 0-7) and of the eight from j (bits 8-15),
   /// in one 16-lane compare: a shape's first run in its own row and in the row above.
   [[gnu::target("avx512f,avx512vl,popcnt")]] static inline std::uint32_t overlap16(const float* minx, const float* maxx,

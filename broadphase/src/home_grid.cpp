@@ -169,6 +169,12 @@ void HomeGrid::flush(Scratch& t) const {
 /// (crowded_cell): all of its shapes' pairs with its own and later cells are found there.
 template <class Filter>
 inline void HomeGrid::row_pairs(std::size_t k, Scratch& t) const {
+  if constexpr (Filter::sixteen) {
+    if (!rows_[k].crowded) {
+      row_pairs_by_tiles<Filter>(k, t);
+      return;
+    }
+  }
   // Locals, not members: the candidate stores (uint32_t) may alias a Row's fields, and the
   // out-of-line flush may change anything, so members would be loaded again per shape.
   const Row row = rows_[k];
@@ -224,6 +230,53 @@ inline void HomeGrid::row_pairs(std::size_t k, Scratch& t) const {
       sweep<Filter>(a, lo, up_end, up_stop, t, count);
     }
     ++a;
+  }
+  t.candidate_count = count;
+}
+
+template <class Filter>
+inline std::uint32_t HomeGrid::skip_left_of(std::uint32_t p, std::uint32_t end, std::int64_t col) const {
+  const float edge = float_at_least(static_cast<double>(col) * cells_.cell_size());  // see first_col_at_least
+  for (;;) {
+    const auto step =
+        static_cast<std::uint32_t>(std::countr_one(Filter::below8(minx_.data() + p, edge) & first_lanes(end - p)));
+    p += step;
+    if (step < 8) return p;
+  }
+}
+
+/// row_pairs on AVX-512 for a row without crowded cells, sixteen shapes at a time (a
+/// tile): the tile's boxes stay in registers and each candidate's box is tested against
+/// all sixteen. The candidates of a tile whose home columns run from c to d are the
+/// shapes of columns c - 1 to d + 1 in the row above and, in its own row, its own later
+/// shapes and those after it up to column d + 1 (see row_pairs: a small shape two
+/// columns away cannot overlap), in whatever order the shapes of a cell are. Shape by
+/// shape, each cost a sixteen-lane test, its two windows' loads and a step of the pointer
+/// into the row above, most lanes empty; here each costs about two broadcast tests.
+/// Small-pair stage at 1M on one thread (medians of 8, old and new run side by side):
+/// uniform 21.4 -> 19.4 ms, clustered 60.5 -> 47.7 (its rows no longer sorted by left
+/// edge too, see sort_row), lattice 91.8 -> 83.6.
+template <class Filter>
+inline void HomeGrid::row_pairs_by_tiles(std::size_t k, Scratch& t) const {
+  const Row row = rows_[k];
+  const bool above = k + 1 < rows_.size() && rows_[k + 1].row == row.row + 1;
+  const std::uint32_t up_begin = above ? rows_[k + 1].begin : row.end, up_end = above ? rows_[k + 1].end : row.end;
+  const float *minx = minx_.data(), *maxx = maxx_.data(), *miny = miny_.data(), *maxy = maxy_.data();
+  std::uint32_t lo = up_begin, hi = up_begin, own_end = row.begin;
+  std::uint32_t count = t.candidate_count;  // see sweep
+  auto full = [&](std::uint32_t n) {
+    t.candidate_count = n;
+    flush(t);
+    return 0u;
+  };
+  for (std::uint32_t tile = row.begin; tile < row.end; tile += 16) {
+    const std::uint32_t n = std::min<std::uint32_t>(16, row.end - tile);
+    const std::int64_t first = col_of(tile), last = col_of(tile + n - 1);
+    lo = skip_left_of<Filter>(lo, up_end, first - 1);
+    hi = skip_left_of<Filter>(std::max(hi, lo), up_end, last + 2);
+    own_end = skip_left_of<Filter>(std::max(own_end, tile + n), row.end, last + 2);
+    count = Filter::tile_pairs(minx, maxx, miny, maxy, tile, n, tile + 1, own_end, lo, hi, t.candidate_a, t.candidate_b,
+                               count, candidate_capacity - 8, full);
   }
   t.candidate_count = count;
 }

@@ -111,6 +111,12 @@ class HomeGrid {
 
   template <class Filter>
   void row_pairs(std::size_t k, Scratch& t) const;
+  template <class Filter>
+  void row_pairs_by_tiles(std::size_t k, Scratch& t) const;
+  /// The first shape at or after p, before end, whose home column is at least col
+  /// (absolute), for rows in column order, eight compares at a time.
+  template <class Filter>
+  std::uint32_t skip_left_of(std::uint32_t p, std::uint32_t end, std::int64_t col) const;
   void row_pairs_sse2(std::size_t k, Scratch& t) const;
   void row_pairs_avx2(std::size_t k, Scratch& t) const;
   void row_pairs_avx512(std::size_t k, Scratch& t) const;
