@@ -81,10 +81,26 @@ class HomeGrid {
     std::uint32_t shape;
     float g[4];
   };
-  /// Per-thread scratch of sort_row.
+  /// Sorted small shapes as the searches read them: bounds as columns for the candidate
+  /// filter (padded by 8 empty boxes, see sweep) and where each one's item is. Either the
+  /// whole grid's (positions as in rows_) or a block of rows sorted into a thread's own
+  /// buffers (positions from the block's first shape; see pairs_among).
+  struct Columns {
+    float *minx, *miny, *maxx, *maxy;
+    std::uint32_t* item;
+  };
+  /// What sort_row finds out about a row.
+  struct RowOrder {
+    bool crowded, by_left;  // see Row
+  };
+  /// Per-thread scratch of sort_row, and a block's sorted rows (pairs_among).
   struct RowSorter {
     std::vector<Aabb> box;
     std::vector<std::uint32_t> col, count, order;
+    UninitializedVector<float> minx, miny, maxx, maxy;
+    UninitializedVector<std::uint32_t> item;
+    /// Room for n shapes and the padding; returns the columns.
+    Columns block(std::size_t n);
   };
   struct Scratch;
   class ScratchSet;
@@ -92,34 +108,39 @@ class HomeGrid {
 
   void bucket_by_rows(const Scene& scene, std::uint64_t row_count, bool may_give_up);
   void bucket_by_cells(const Scene& scene, std::uint64_t row_count);
-  /// Sorts row k's items by home column into the columns (within a cell, in any order).
-  void sort_row(std::size_t k, RowSorter& t);
+  /// Sorts row k's items by home column into `to` (within a cell, in any order), from
+  /// position rows_[k].begin - base on.
+  RowOrder sort_row(std::size_t k, RowSorter& t, const Columns& to, std::uint32_t base) const;
   /// Sorts every row not sorted yet (pairs_among sorts rows as it goes).
   void sort_rows();
   void resize(std::size_t small);
   void store(std::size_t p, const Aabb& box, std::uint32_t item);
-  const Item& item(std::uint32_t p) const { return items_[item_[p]]; }
+  Columns whole() { return {minx_.data(), miny_.data(), maxx_.data(), maxy_.data(), item_.data()}; }
+  const Item& item(const Columns& c, std::uint32_t p) const { return items_[c.item[p]]; }
   /// A row's cells are sorted by left edge when a shape shares its cell with this many on
   /// average, counting itself (the sum of the squared cell counts over the shapes).
   static constexpr std::uint32_t by_left_sharing = 3;
   /// A cell with at least this many shapes is searched on its own, along its better axis.
   static constexpr std::uint32_t crowded_shapes = 32;
-  std::int64_t col_of(std::uint32_t p) const { return cells_.index(minx_[p]); }
+  std::int64_t col_of(const Columns& c, std::uint32_t p) const { return cells_.index(c.minx[p]); }
   /// The first shape of the row at or after `begin` whose home column is at least col
   /// (absolute): rows are in column order, and col h <= left < (col + 1) h.
-  std::uint32_t first_col_at_least(std::uint32_t begin, std::uint32_t end, std::int64_t col) const;
+  std::uint32_t first_col_at_least(const Columns& c, std::uint32_t begin, std::uint32_t end, std::int64_t col) const;
 
+  // The row searches: pairs of a row's shapes with each other and with the row above (up:
+  // null when the next row up holds no shapes), in the scratch's columns (Scratch::at,
+  // which the rows' positions index).
   template <class Filter>
-  void row_pairs(std::size_t k, Scratch& t) const;
+  void row_pairs(const Row& row, const Row* up, Scratch& t) const;
   template <class Filter>
-  void row_pairs_by_tiles(std::size_t k, Scratch& t) const;
+  void row_pairs_by_tiles(const Row& row, const Row* up, Scratch& t) const;
   /// The first shape at or after p, before end, whose home column is at least col
   /// (absolute), for rows in column order, eight compares at a time.
   template <class Filter>
-  std::uint32_t skip_left_of(std::uint32_t p, std::uint32_t end, std::int64_t col) const;
-  void row_pairs_sse2(std::size_t k, Scratch& t) const;
-  void row_pairs_avx2(std::size_t k, Scratch& t) const;
-  void row_pairs_avx512(std::size_t k, Scratch& t) const;
+  std::uint32_t skip_left_of(const float* minx, std::uint32_t p, std::uint32_t end, std::int64_t col) const;
+  void row_pairs_sse2(const Row& row, const Row* up, Scratch& t) const;
+  void row_pairs_avx2(const Row& row, const Row* up, Scratch& t) const;
+  void row_pairs_avx512(const Row& row, const Row* up, Scratch& t) const;
   // (Out of line: rare, and kept out of the per-ISA searches, which inline everything else.)
   [[gnu::noinline]] std::uint32_t crowded_cell(std::uint32_t cb, std::uint32_t row_end, std::uint32_t up_begin,
                                                std::uint32_t up_end, Scratch& t) const;
@@ -146,8 +167,8 @@ class HomeGrid {
   std::int64_t col0_ = 0, row0_ = 0;
   std::uint64_t cols_ = 0;
   bool many_large_ = false;
-  // The small shapes in home-cell order: bounds as columns for the candidate filter
-  // (padded by 8 empty boxes, see sweep), and where each one's item is.
+  // The small shapes in home-cell order, the whole grid's Columns: written only when the
+  // rows are sorted for the large shapes' search too (see pairs_among).
   UninitializedVector<float> minx_, miny_, maxx_, maxy_;
   UninitializedVector<std::uint32_t> item_;
   std::vector<Row> rows_;  // rows holding shapes, ascending

@@ -172,8 +172,9 @@ void HomeGrid::bucket_by_rows(const Scene& scene, std::uint64_t row_count, bool 
   rows_sorted_ = false;  // sort_row does it, as pairs_among reaches each row
 }
 
-void HomeGrid::sort_row(std::size_t k, RowSorter& t) {
+HomeGrid::RowOrder HomeGrid::sort_row(std::size_t k, RowSorter& t, const Columns& to, std::uint32_t base) const {
   const Row row = rows_[k];
+  RowOrder result{true, true};
   const std::uint32_t size = row.end - row.begin;
   t.box.resize(size);
   t.col.resize(size);
@@ -227,7 +228,6 @@ void HomeGrid::sort_row(std::size_t k, RowSorter& t) {
   auto left = [&](std::uint32_t j) { return t.box[j].min.x; };
   auto before = [&](std::uint32_t x, std::uint32_t y) { return left(x) < left(y) || (left(x) == left(y) && x < y); };
   t.order.resize(size);
-  rows_[k].by_left = true;
   if (hi - lo <= 4 * std::uint64_t{size} + 64) {
     t.count.assign(hi - lo + 2, 0);
     // Counted with the sum over cells of (shapes in the cell)^2, as the sum of 2 m + 1
@@ -239,7 +239,7 @@ void HomeGrid::sort_row(std::size_t k, RowSorter& t) {
       seen += 2 * std::uint64_t{m};
       most = std::max(most, m + 1);
     }
-    rows_[k].crowded = most >= crowded_shapes;
+    result.crowded = most >= crowded_shapes;
     for (std::size_t c = 1; c < t.count.size(); ++c) t.count[c] += t.count[c - 1];
     for (std::uint32_t j = 0; j < size; ++j) t.order[t.count[t.col[j] - lo]++] = j;
     // Now count[c] is where column lo + c ends. The shapes are in column order. Sorting
@@ -249,8 +249,8 @@ void HomeGrid::sort_row(std::size_t k, RowSorter& t) {
     // each (uniform: it was a quarter of this function, and gained the search nothing).
     // (Not for the AVX-512 row search unless the row is crowded: it searches sixteen
     // shapes at a time, from windows of whole columns, whatever the order within a cell.)
-    rows_[k].by_left = seen >= by_left_sharing * std::uint64_t{size} && (isa_ != Isa::avx512 || rows_[k].crowded);
-    if (rows_[k].by_left) {
+    result.by_left = seen >= by_left_sharing * std::uint64_t{size} && (isa_ != Isa::avx512 || result.crowded);
+    if (result.by_left) {
       // std::sort for a crowded cell, then one insertion pass over the whole row for the
       // rest (a shape never moves past the start of its cell, since every earlier cell's
       // left edges are smaller, and a sorted cell costs one comparison per shape). A loop
@@ -291,9 +291,9 @@ void HomeGrid::sort_row(std::size_t k, RowSorter& t) {
   std::uint32_t rank = 0;
 #if defined(__SSE2__)
   static_assert(sizeof(Aabb) == 4 * sizeof(float), "Aabb is min.x, min.y, max.x, max.y");
-  float *minx = minx_.data() + row.begin, *miny = miny_.data() + row.begin, *maxx = maxx_.data() + row.begin,
-        *maxy = maxy_.data() + row.begin;
-  std::uint32_t* item = item_.data() + row.begin;
+  const std::uint32_t at = row.begin - base;
+  float *minx = to.minx + at, *miny = to.miny + at, *maxx = to.maxx + at, *maxy = to.maxy + at;
+  std::uint32_t* item = to.item + at;
   const std::uint32_t* order = t.order.data();
   const Aabb* box = t.box.data();
   const __m128i first = _mm_set1_epi32(static_cast<std::int32_t>(row.begin));
@@ -310,16 +310,25 @@ void HomeGrid::sort_row(std::size_t k, RowSorter& t) {
   }
 #endif
   for (; rank < size; ++rank) {
-    const std::uint32_t j = t.order[rank];
-    store(row.begin + rank, t.box[j], row.begin + j);
+    const std::uint32_t j = t.order[rank], p = row.begin - base + rank;
+    to.minx[p] = t.box[j].min.x;
+    to.miny[p] = t.box[j].min.y;
+    to.maxx[p] = t.box[j].max.x;
+    to.maxy[p] = t.box[j].max.y;
+    to.item[p] = row.begin + j;
   }
+  return result;
 }
 
 void HomeGrid::sort_rows() {
   if (rows_sorted_) return;
   tbb::enumerable_thread_specific<RowSorter> scratch;
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, rows_.size(), 8), [&](const auto& range) {
-    for (std::size_t k = range.begin(); k != range.end(); ++k) sort_row(k, scratch.local());
+    for (std::size_t k = range.begin(); k != range.end(); ++k) {
+      const RowOrder o = sort_row(k, scratch.local(), whole(), 0);
+      rows_[k].crowded = o.crowded;
+      rows_[k].by_left = o.by_left;
+    }
   });
   rows_sorted_ = true;
 }
@@ -419,11 +428,11 @@ void HomeGrid::store(std::size_t p, const Aabb& box, std::uint32_t item) {
   item_[p] = item;
 }
 
-std::uint32_t HomeGrid::first_col_at_least(std::uint32_t begin, std::uint32_t end, std::int64_t col) const {
+std::uint32_t HomeGrid::first_col_at_least(const Columns& c, std::uint32_t begin, std::uint32_t end,
+                                           std::int64_t col) const {
   const double x = static_cast<double>(col) * cells_.cell_size();  // exact: a power of two times an integer
   return static_cast<std::uint32_t>(
-      std::lower_bound(minx_.begin() + begin, minx_.begin() + end, x, [](float v, double t) { return v < t; }) -
-      minx_.begin());
+      std::lower_bound(c.minx + begin, c.minx + end, x, [](float v, double t) { return v < t; }) - c.minx);
 }
 
 }  // namespace hitgrid
