@@ -77,15 +77,7 @@ class HomeGrid::ScratchSet : public tbb::enumerable_thread_specific<Scratch> {
 };
 
 HomeGrid::Columns HomeGrid::RowSorter::block(std::size_t n) {
-  // The padding as in resize: empty boxes, which overlap nothing.
-  for (auto* v : {&minx, &miny}) {
-    v->resize(n + 8);
-    std::fill(v->begin() + static_cast<std::ptrdiff_t>(n), v->end(), HUGE_VALF);
-  }
-  for (auto* v : {&maxx, &maxy}) {
-    v->resize(n + 8);
-    std::fill(v->begin() + static_cast<std::ptrdiff_t>(n), v->end(), -HUGE_VALF);
-  }
+  size_columns(minx, miny, maxx, maxy, n);
   item.resize(n);
   return {minx.data(), miny.data(), maxx.data(), maxy.data(), item.data()};
 }

@@ -113,6 +113,9 @@ class HomeGrid {
   RowOrder sort_row(std::size_t k, RowSorter& t, const Columns& to, std::uint32_t base) const;
   /// Sorts every row not sorted yet (pairs_among sorts rows as it goes).
   void sort_rows();
+  /// Columns for n shapes and the padding past them (see sweep).
+  static void size_columns(UninitializedVector<float>& minx, UninitializedVector<float>& miny,
+                           UninitializedVector<float>& maxx, UninitializedVector<float>& maxy, std::size_t n);
   void resize(std::size_t small);
   void store(std::size_t p, const Aabb& box, std::uint32_t item);
   Columns whole() { return {minx_.data(), miny_.data(), maxx_.data(), maxy_.data(), item_.data()}; }

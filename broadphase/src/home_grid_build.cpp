@@ -406,17 +406,22 @@ void HomeGrid::bucket_by_cells(const Scene& scene, std::uint64_t row_count) {
   });
 }
 
-void HomeGrid::resize(std::size_t small) {
+void HomeGrid::size_columns(UninitializedVector<float>& minx, UninitializedVector<float>& miny,
+                            UninitializedVector<float>& maxx, UninitializedVector<float>& maxy, std::size_t n) {
   // Eight more bounds than shapes: sweep reads the boxes eight at a time. The padding box
   // is empty (min > max), so it never overlaps anything.
-  for (auto* v : {&minx_, &miny_}) {
-    v->resize(small + 8);
+  for (auto* v : {&minx, &miny}) {
+    v->resize(n + 8);
     std::fill(v->end() - 8, v->end(), HUGE_VALF);
   }
-  for (auto* v : {&maxx_, &maxy_}) {
-    v->resize(small + 8);
+  for (auto* v : {&maxx, &maxy}) {
+    v->resize(n + 8);
     std::fill(v->end() - 8, v->end(), -HUGE_VALF);
   }
+}
+
+void HomeGrid::resize(std::size_t small) {
+  size_columns(minx_, miny_, maxx_, maxy_, small);
   item_.resize(small);
 }
 
