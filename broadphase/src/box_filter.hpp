@@ -69,6 +69,8 @@ inline constexpr SetBits8 set_bits8 = make_set_bits8();
 struct BoxFilterSse2 {
   /// Whether overlap16 / append16 exist (two runs of eight in one 16-lane step).
   static constexpr bool sixteen = false;
+  /// The shapes of a tile_pairs tile (0: no tile_pairs).
+  static constexpr std::uint32_t tile_lanes = 0;
 
   /// Bit i set when box i of the eight at (minx, maxx, miny, maxy) overlaps [x0, x1] x
   /// [y0, y1] (closed).
@@ -142,6 +144,51 @@ struct BoxFilterSse2 {
 
 struct BoxFilterAvx2 {
   static constexpr bool sixteen = false;
+  static constexpr std::uint32_t tile_lanes = 8;
+
+  /// BoxFilterAvx512::tile_pairs for tiles of n <= 8 shapes (the lists need 8 slots from
+  /// the count). The tile's boxes are read eight at once: the columns' padding covers the
+  /// lanes past the last shape, and `valid` drops them.
+  template <class Full>
+  [[gnu::target("avx2,popcnt")]] static inline std::uint32_t tile_pairs(
+      const float* minx, const float* maxx, const float* miny, const float* maxy, std::uint32_t tile, std::uint32_t n,
+      std::uint32_t own, std::uint32_t own_end, std::uint32_t up, std::uint32_t up_end, std::uint32_t* as,
+      std::uint32_t* bs, std::uint32_t count, std::uint32_t room, Full&& full) {
+    const std::uint32_t valid = (1u << n) - 1;
+    const __m256 x0 = _mm256_loadu_ps(minx + tile), x1 = _mm256_loadu_ps(maxx + tile);
+    const __m256 y0 = _mm256_loadu_ps(miny + tile), y1 = _mm256_loadu_ps(maxy + tile);
+    for (std::uint32_t u = own; u < own_end; ++u) {
+      const std::uint32_t before = u - tile;  // the tile's lanes before u
+      const std::uint32_t m = valid & (before >= 8 ? 0xffu : (1u << before) - 1);
+      count = tile_test(x0, x1, y0, y1, tile, m, minx[u], maxx[u], miny[u], maxy[u], u, as, bs, count);
+      if (count > room) count = full(count);
+    }
+    for (std::uint32_t u = up; u < up_end; ++u) {
+      count = tile_test(x0, x1, y0, y1, tile, valid, minx[u], maxx[u], miny[u], maxy[u], u, as, bs, count);
+      if (count > room) count = full(count);
+    }
+    return count;
+  }
+
+  /// tile_pairs' step: box u against the tile's boxes in the lanes of m.
+  [[gnu::target("avx2,popcnt")]] static inline std::uint32_t tile_test(__m256 x0, __m256 x1, __m256 y0, __m256 y1,
+                                                                       std::uint32_t tile, std::uint32_t m, float ux0,
+                                                                       float ux1, float uy0, float uy1, std::uint32_t u,
+                                                                       std::uint32_t* as, std::uint32_t* bs,
+                                                                       std::uint32_t count) {
+    using box_filter_detail::set_bits8;
+    const __m256 hit = _mm256_and_ps(_mm256_and_ps(_mm256_cmp_ps(x0, _mm256_set1_ps(ux1), _CMP_LE_OQ),
+                                                   _mm256_cmp_ps(_mm256_set1_ps(ux0), x1, _CMP_LE_OQ)),
+                                     _mm256_and_ps(_mm256_cmp_ps(y0, _mm256_set1_ps(uy1), _CMP_LE_OQ),
+                                                   _mm256_cmp_ps(_mm256_set1_ps(uy0), y1, _CMP_LE_OQ)));
+    const std::uint32_t mask = static_cast<std::uint32_t>(_mm256_movemask_ps(hit)) & m;
+    const __m256i positions =
+        _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(set_bits8.position[mask])));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(bs + count), _mm256_set1_epi32(static_cast<std::int32_t>(u)));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(as + count),
+                        _mm256_add_epi32(_mm256_set1_epi32(static_cast<std::int32_t>(tile)), positions));
+    return count + static_cast<std::uint32_t>(_mm_popcnt_u32(mask));
+  }
 
   [[gnu::target("avx2,popcnt")]] static inline std::uint32_t overlap8(const float* minx, const float* maxx,
                                                                       const float* miny, const float* maxy, float x0,
@@ -180,6 +227,7 @@ struct BoxFilterAvx2 {
 
 struct BoxFilterAvx512 {
   static constexpr bool sixteen = true;
+  static constexpr std::uint32_t tile_lanes = 16;
 
   [[gnu::target("avx512f,avx512vl,popcnt")]] static inline std::uint32_t overlap8(const float* minx, const float* maxx,
                                                                                   const float* miny, const float* maxy,

@@ -224,7 +224,7 @@ void HomeGrid::flush(Scratch& t) const {
 /// (crowded_cell): all of its shapes' pairs with its own and later cells are found there.
 template <class Filter>
 inline void HomeGrid::row_pairs(const Row& row_in, const Row* up, Scratch& t) const {
-  if constexpr (Filter::sixteen) {
+  if constexpr (Filter::tile_lanes != 0) {
     if (!row_in.crowded) {
       row_pairs_by_tiles<Filter>(row_in, up, t);
       return;
@@ -303,17 +303,18 @@ inline std::uint32_t HomeGrid::skip_left_of(const float* minx, std::uint32_t p, 
   }
 }
 
-/// row_pairs on AVX-512 for a row without crowded cells, sixteen shapes at a time (a
-/// tile): the tile's boxes stay in registers and each candidate's box is tested against
-/// all sixteen. The candidates of a tile whose home columns run from c to d are the
-/// shapes of columns c - 1 to d + 1 in the row above and, in its own row, its own later
-/// shapes and those after it up to column d + 1 (see row_pairs: a small shape two
-/// columns away cannot overlap), in whatever order the shapes of a cell are. Shape by
-/// shape, each cost a sixteen-lane test, its two windows' loads and a step of the pointer
-/// into the row above, most lanes empty; here each costs about two broadcast tests.
-/// Small-pair stage at 1M on one thread (medians of 8, old and new run side by side):
-/// uniform 21.4 -> 19.4 ms, clustered 60.5 -> 47.7 (its rows no longer sorted by left
-/// edge too, see sort_row), lattice 91.8 -> 83.6.
+/// row_pairs on AVX-512 and AVX2 for a row without crowded cells, sixteen or eight
+/// shapes at a time (a tile, Filter::tile_lanes): the tile's boxes stay in registers and
+/// each candidate's box is tested against all of them at once. The candidates of a tile
+/// whose home columns run from c to d are the shapes of columns c - 1 to d + 1 in the row
+/// above and, in its own row, its own later shapes and those after it up to column d + 1
+/// (see row_pairs: a small shape two columns away cannot overlap), in whatever order the
+/// shapes of a cell are. Shape by shape, each cost a sixteen-lane test, its two windows'
+/// loads and a step of the pointer into the row above, most lanes empty; here each costs
+/// about two broadcast tests. Small-pair stage at 1M on one thread (medians of 8, old and
+/// new run side by side), AVX-512: uniform 21.4 -> 19.4 ms, clustered 60.5 -> 47.7 (its
+/// rows no longer sorted by left edge too, see sort_row), lattice 91.8 -> 83.6; AVX2
+/// (eight-shape tiles): uniform 21.0 -> 20.8, clustered 59.1 -> 44.5, lattice 95.9 -> 82.3.
 template <class Filter>
 inline void HomeGrid::row_pairs_by_tiles(const Row& row_in, const Row* up, Scratch& t) const {
   const Row row = row_in;  // (locals: see row_pairs)
@@ -327,8 +328,8 @@ inline void HomeGrid::row_pairs_by_tiles(const Row& row_in, const Row* up, Scrat
     flush(t);
     return 0u;
   };
-  for (std::uint32_t tile = row.begin; tile < row.end; tile += 16) {
-    const std::uint32_t n = std::min<std::uint32_t>(16, row.end - tile);
+  for (std::uint32_t tile = row.begin; tile < row.end; tile += Filter::tile_lanes) {
+    const std::uint32_t n = std::min<std::uint32_t>(Filter::tile_lanes, row.end - tile);
     const std::int64_t first = col_of(at, tile), last = col_of(at, tile + n - 1);
     lo = skip_left_of<Filter>(minx, lo, up_end, first - 1);
     hi = skip_left_of<Filter>(minx, std::max(hi, lo), up_end, last + 2);

@@ -247,9 +247,10 @@ HomeGrid::RowOrder HomeGrid::sort_row(std::size_t k, RowSorter& t, const Columns
     // instead of two columns on: worth it when a shape shares its cell with several
     // others on average (clustered scenes), not in a row of cells holding about one shape
     // each (uniform: it was a quarter of this function, and gained the search nothing).
-    // (Not for the AVX-512 row search unless the row is crowded: it searches sixteen
-    // shapes at a time, from windows of whole columns, whatever the order within a cell.)
-    result.by_left = seen >= by_left_sharing * std::uint64_t{size} && (isa_ != Isa::avx512 || result.crowded);
+    // (Not for the AVX-512 and AVX2 row searches unless the row is crowded: they search
+    // tiles of shapes, from windows of whole columns, whatever the order within a cell.)
+    const bool tiles = isa_ == Isa::avx512 || isa_ == Isa::avx2;  // row_pairs_by_tiles
+    result.by_left = seen >= by_left_sharing * std::uint64_t{size} && (!tiles || result.crowded);
     if (result.by_left) {
       // std::sort for a crowded cell, then one insertion pass over the whole row for the
       // rest (a shape never moves past the start of its cell, since every earlier cell's

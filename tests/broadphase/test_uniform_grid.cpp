@@ -49,9 +49,9 @@ TEST_CASE("the grid's answer does not depend on the thread count", "[grid]") {
 
 TEST_CASE("the grid's answer does not depend on the instruction set", "[grid]") {
   for (const auto& [name, scene] : test::broadphase_scenes(3000)) {
-    // Every cell size of the first test: each ISA searches rows its own way (the AVX-512
-    // one sixteen shapes at a time where no cell is crowded), and each must give the same
-    // pairs after exact tests of the same candidates: exactly the pairs whose boxes overlap.
+    // Every cell size of the first test: each ISA searches rows its own way (AVX-512 and
+    // AVX2 in tiles of shapes where no cell is crowded), and each must give the same pairs
+    // after exact tests of the same candidates: exactly the pairs whose boxes overlap.
     for (float cell : {0.0f, 0.125f, 1.0f, 8.0f}) {
       GridOptions o;
       o.cell_size = cell;
