@@ -138,19 +138,13 @@ void HomeGrid::pairs_among(PairKeys& out) {
   }
   std::vector<std::uint8_t> searched(rows, 0);
   const bool sorting = !rows_sorted_;
-  const Columns columns = whole();
-  auto sort = [&](std::size_t k, Scratch& t) {
-    const RowOrder o = sort_row(k, t.sorter, columns, 0);
-    rows_[k].crowded = o.crowded;
-    rows_[k].by_left = o.by_left;
-  };
   auto search_row = [&](std::size_t k, Scratch& t) {
     (this->*search)(rows_[k], adjacent(k) ? &rows_[k + 1] : nullptr, t);
   };
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, rows, 8), [&](const auto& r) {
     Scratch& t = scratch.local();
     if (sorting)
-      for (std::size_t k = r.begin(); k != r.end(); ++k) sort(k, t);
+      for (std::size_t k = r.begin(); k != r.end(); ++k) sort_row_in_place(k, t.sorter);
     for (std::size_t k = r.begin(); k != r.end(); ++k) {
       if (sorting && adjacent(k) && k + 1 == r.end()) continue;
       search_row(k, t);

@@ -117,7 +117,9 @@ class HomeGrid {
   static void size_columns(UninitializedVector<float>& minx, UninitializedVector<float>& miny,
                            UninitializedVector<float>& maxx, UninitializedVector<float>& maxy, std::size_t n);
   void resize(std::size_t small);
-  void store(std::size_t p, const Aabb& box, std::uint32_t item);
+  static void store(const Columns& to, std::size_t p, const Aabb& box, std::uint32_t item);
+  /// sort_row into the grid's columns, with the row's flags kept in rows_[k].
+  void sort_row_in_place(std::size_t k, RowSorter& t);
   Columns whole() { return {minx_.data(), miny_.data(), maxx_.data(), maxy_.data(), item_.data()}; }
   const Item& item(const Columns& c, std::uint32_t p) const { return items_[c.item[p]]; }
   /// A row's cells are sorted by left edge when a shape shares its cell with this many on

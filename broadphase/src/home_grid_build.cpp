@@ -311,25 +311,23 @@ HomeGrid::RowOrder HomeGrid::sort_row(std::size_t k, RowSorter& t, const Columns
   }
 #endif
   for (; rank < size; ++rank) {
-    const std::uint32_t j = t.order[rank], p = row.begin - base + rank;
-    to.minx[p] = t.box[j].min.x;
-    to.miny[p] = t.box[j].min.y;
-    to.maxx[p] = t.box[j].max.x;
-    to.maxy[p] = t.box[j].max.y;
-    to.item[p] = row.begin + j;
+    const std::uint32_t j = t.order[rank];
+    store(to, row.begin - base + rank, t.box[j], row.begin + j);
   }
   return result;
+}
+
+void HomeGrid::sort_row_in_place(std::size_t k, RowSorter& t) {
+  const RowOrder o = sort_row(k, t, whole(), 0);
+  rows_[k].crowded = o.crowded;
+  rows_[k].by_left = o.by_left;
 }
 
 void HomeGrid::sort_rows() {
   if (rows_sorted_) return;
   tbb::enumerable_thread_specific<RowSorter> scratch;
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, rows_.size(), 8), [&](const auto& range) {
-    for (std::size_t k = range.begin(); k != range.end(); ++k) {
-      const RowOrder o = sort_row(k, scratch.local(), whole(), 0);
-      rows_[k].crowded = o.crowded;
-      rows_[k].by_left = o.by_left;
-    }
+    for (std::size_t k = range.begin(); k != range.end(); ++k) sort_row_in_place(k, scratch.local());
   });
   rows_sorted_ = true;
 }
@@ -369,7 +367,7 @@ void HomeGrid::bucket_by_cells(const Scene& scene, std::uint64_t row_count) {
     for (std::size_t p = r.begin(); p != r.end(); ++p) {
       const ShapeRecord s = record_of(scene, kinds_, keyed[p].shape);
       items_[p] = {keyed[p].shape, {s.g[0], s.g[1], s.g[2], s.g[3]}};
-      store(p, s.box, static_cast<std::uint32_t>(p));
+      store(whole(), p, s.box, static_cast<std::uint32_t>(p));
       row[p] = static_cast<std::uint32_t>(cells_.index(s.box.min.y) - row0_);
     }
   });
@@ -426,12 +424,12 @@ void HomeGrid::resize(std::size_t small) {
   item_.resize(small);
 }
 
-void HomeGrid::store(std::size_t p, const Aabb& box, std::uint32_t item) {
-  minx_[p] = box.min.x;
-  miny_[p] = box.min.y;
-  maxx_[p] = box.max.x;
-  maxy_[p] = box.max.y;
-  item_[p] = item;
+void HomeGrid::store(const Columns& to, std::size_t p, const Aabb& box, std::uint32_t item) {
+  to.minx[p] = box.min.x;
+  to.miny[p] = box.min.y;
+  to.maxx[p] = box.max.x;
+  to.maxy[p] = box.max.y;
+  to.item[p] = item;
 }
 
 std::uint32_t HomeGrid::first_col_at_least(const Columns& c, std::uint32_t begin, std::uint32_t end,
