@@ -1,6 +1,7 @@
 #include "cgal_pairs.hpp"
 
 #include <CGAL/box_intersection_d.h>
+#include <tbb/enumerable_thread_specific.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -40,12 +41,8 @@ bool inside_sentinels(float v) {
   return -big < v && v < big;
 }
 
-}  // namespace
-
-PairList cgal_pairs(const Scene& scene) { return cgal_pairs(scene, cgal_default_cutoff); }
-
-PairList cgal_pairs(const Scene& scene, std::ptrdiff_t cutoff) {
-  const DenseShapes shapes(scene);
+/// Every shape's closed box, indexed by dense shape index.
+std::vector<IndexedBox> indexed_boxes(const DenseShapes& shapes) {
   std::vector<IndexedBox> boxes(shapes.size());
   shapes.for_each_bounds([&](std::uint32_t i, const Aabb& b) {
     if (!inside_sentinels(b.min.x) || !inside_sentinels(b.min.y) || !inside_sentinels(b.max.x) ||
@@ -54,7 +51,16 @@ PairList cgal_pairs(const Scene& scene, std::ptrdiff_t cutoff) {
                               " reach CGAL's sentinel +-FLT_MAX");
     boxes[i] = {{b.min.x, b.min.y}, {b.max.x, b.max.y}, i};
   });
+  return boxes;
+}
 
+}  // namespace
+
+PairList cgal_pairs(const Scene& scene) { return cgal_pairs(scene, cgal_default_cutoff); }
+
+PairList cgal_pairs(const Scene& scene, std::ptrdiff_t cutoff) {
+  const DenseShapes shapes(scene);
+  std::vector<IndexedBox> boxes = indexed_boxes(shapes);
   PairList pairs;
   // The callback is copied by value into the algorithm: capture the output by reference.
   auto report = [&](const IndexedBox& a, const IndexedBox& b) {
@@ -69,6 +75,23 @@ PairList cgal_pairs(const Scene& scene, std::ptrdiff_t cutoff) {
   // curve everywhere.
   CGAL::box_self_intersection_d(boxes.begin(), boxes.end(), report, IndexedBoxTraits(), cutoff,
                                 CGAL::Box_intersection_d::CLOSED);
+  std::sort(pairs.begin(), pairs.end());
+  return pairs;
+}
+
+PairList cgal_parallel_pairs(const Scene& scene) {
+  const DenseShapes shapes(scene);
+  std::vector<IndexedBox> boxes = indexed_boxes(shapes);
+  // The callback runs on every thread at once: each keeps its own pairs.
+  tbb::enumerable_thread_specific<PairList> found;
+  auto report = [&](const IndexedBox& a, const IndexedBox& b) {
+    const ShapeId ia = shapes.id(a.index), ib = shapes.id(b.index);
+    if (intersects(scene, ia, ib)) found.local().emplace_back(ia, ib);
+  };
+  CGAL::box_self_intersection_d<CGAL::Parallel_tag>(boxes.begin(), boxes.end(), report, IndexedBoxTraits(),
+                                                    cgal_default_cutoff, CGAL::Box_intersection_d::CLOSED);
+  PairList pairs;
+  for (const PairList& part : found) pairs.insert(pairs.end(), part.begin(), part.end());
   std::sort(pairs.begin(), pairs.end());
   return pairs;
 }

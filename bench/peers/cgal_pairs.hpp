@@ -22,4 +22,8 @@ PairList cgal_pairs(const Scene& scene);
 PairList cgal_pairs(const Scene& scene, std::ptrdiff_t cutoff);
 inline constexpr std::ptrdiff_t cgal_default_cutoff = 1000;
 
+/// cgal_pairs on CGAL's own parallel version (CGAL::Parallel_tag: the boxes split in four
+/// and the sixteen sub-problems run as TBB tasks), on the calling TBB arena's threads.
+PairList cgal_parallel_pairs(const Scene& scene);
+
 }  // namespace hitgrid::peers

@@ -2,6 +2,8 @@
 // hitgrid's exact narrow phase behind its own broad phase, so it must return exactly
 // hitgrid's sorted pair list: a peer whose broad phase drops touching boxes, or reports a
 // pair twice, fails here before it can make a benchmark look faster than it is.
+#include <tbb/task_arena.h>
+
 #include <catch2/catch.hpp>
 #include <cfloat>
 #include <stdexcept>
@@ -30,6 +32,13 @@ void check_every_peer(const std::string& name, const Scene& scene) {
   // segment tree itself split them.
   INFO("scene " << name << ", peer cgal with cutoff 8");
   CHECK(peers::cgal_pairs(scene, 8) == want);
+  // CGAL's parallel version splits the boxes into sub-problems run on several threads:
+  // each pair must still be found once.
+  INFO("scene " << name << ", peer cgal with Parallel_tag on 2 threads");
+  tbb::task_arena two(2);
+  PairList parallel;
+  two.execute([&] { parallel = peers::cgal_parallel_pairs(scene); });
+  CHECK(parallel == want);
 #endif
 }
 
