@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Issue 5's benchmark report in one command: install what is missing, build Release, run
-# hitgrid against its peers (bench/peers_bench) and the SIMD kernels
-# (bench/simd_kernels_bench), 3 repetitions each, and write
+# hitgrid against its peers (bench/peers_bench), the SIMD kernels
+# (bench/simd_kernels_bench) and the grid's build (bench/grid_build_bench), 3 repetitions
+# each, and write
 #   bench/results/<machine>-<isa>-<YYYY-MM-DD>/
 #     report.md, time_vs_n.png, kernels.png, the raw JSON
 # (tools/bench_report.py makes the report from the JSON).
@@ -23,8 +24,10 @@ for arg in "$@"; do
     *) echo "usage: scripts/bench_report.sh [--quick] [--with-slow]" >&2; exit 2 ;;
   esac
 done
+build_filter=.
 case "$mode" in
-  quick) filter='^[a-z_]+/n:(10000|100000)/'
+  quick) build_filter='/n:(10000|100000)/'
+         filter='^[a-z_]+/n:(10000|100000)/'
          skip_reason="Quick mode (--quick): N <= 100,000 only." ;;
   full) filter='-^long_tail/n:1000000/box2d/'  # Google Benchmark: a leading '-' negates
         skip_reason="Box2D on long_tail at N = 1M takes about 6 minutes a run; scripts/bench_report.sh --with-slow runs it." ;;
@@ -66,6 +69,9 @@ echo "== peers_bench ($mode) -> $out/peers_bench.json"
 echo "== simd_kernels_bench -> $out/simd_kernels_bench.json"
 "$bin/simd_kernels_bench" "${common[@]}" --benchmark_out="$out/simd_kernels_bench.json" |
   tee "$out/simd_kernels_bench.log"
+echo "== grid_build_bench -> $out/grid_build_bench.json"
+"$bin/grid_build_bench" "${common[@]}" --benchmark_filter="$build_filter" --benchmark_out="$out/grid_build_bench.json" |
+  tee "$out/grid_build_bench.log"
 
 {
   echo "finished=$(date -u +%H:%M)"

@@ -283,6 +283,29 @@ def kernel_table(kernels):
     return lines, rows, isas
 
 
+def grid_build_table(builds):
+    lines = [
+        "## Grid build (bench/grid_build_bench)",
+        "",
+        "Every small shape into its home cell and the shapes sorted by cell, row-major (the counting sort by row, "
+        "then each row's sort by column), without the pair search that find_pairs runs fused with the second "
+        "half; the large shapes only set aside. Milliseconds, median of 3; in brackets million shapes per second.",
+        "",
+        "| family | N | 1 thread | 2 threads |",
+        "| --- | ---: | ---: | ---: |",
+    ]
+    for family in FAMILIES:
+        prefix = f"BM_grid_build_{family}/"
+        for n in sorted({int(k.split("/")[1][2:]) for k in builds if k.startswith(prefix)}):
+            cells = [family, f"{n:,}"]
+            for threads in (1, 2):
+                e = builds.get(f"{prefix}n:{n}/threads:{threads}")
+                cells.append(f"{ms(to_ms(e))} ({n / to_ms(e) / 1e3:,.0f} M/s)" if e else "—")
+            lines.append("| " + " | ".join(cells) + " |")
+    lines.append("")
+    return lines
+
+
 def plot_times(peers, path):
     fig, axes = plt.subplots(2, 3, figsize=(15, 9))
     for ax, family in zip(axes.flat, FAMILIES):
@@ -392,12 +415,16 @@ def main():
         lines += [info["skip_reason"], ""]
     table, rows, isas = kernel_table(kernels)
     lines += table
+    builds_path = os.path.join(out, "grid_build_bench.json")
+    if os.path.exists(builds_path):  # (reports from before the grid build had its benchmark)
+        lines += grid_build_table(load_medians(builds_path)[1])
     lines += [
         "## Files",
         "",
         "- `time_vs_n.png`: time against N, log-log, one panel per family",
         "- `kernels.png`: kernel throughput per ISA",
-        "- `peers_bench.json`, `simd_kernels_bench.json`: Google Benchmark's raw output (aggregates)",
+        "- `peers_bench.json`, `simd_kernels_bench.json`, `grid_build_bench.json`: Google Benchmark's raw output "
+        "(aggregates)",
         "- `peers_benchmarks.txt`, `run_info.txt`: every peer benchmark, and how this run was made",
         "",
     ]

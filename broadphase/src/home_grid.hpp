@@ -60,6 +60,10 @@ class HomeGrid {
   const std::vector<std::uint32_t>& large_ids() const { return large_ids_; }
   const UninitializedVector<ShapeRecord>& large_records() const { return large_records_; }
 
+  /// Sorts every row not sorted yet: the grid complete, for a caller that queries it
+  /// later (bench/grid_build_bench). pairs_among does not need it: it sorts the rows as it
+  /// searches them.
+  void sort_rows();
   /// Appends the keys of every intersecting pair of two small shapes.
   void pairs_among(PairKeys& out);
   /// Appends the keys of every intersecting pair of a large shape and a small one.
@@ -111,8 +115,6 @@ class HomeGrid {
   /// Sorts row k's items by home column into `to` (within a cell, in any order), from
   /// position rows_[k].begin - base on.
   RowOrder sort_row(std::size_t k, RowSorter& t, const Columns& to, std::uint32_t base) const;
-  /// Sorts every row not sorted yet (pairs_among sorts rows as it goes).
-  void sort_rows();
   /// Columns for n shapes and the padding past them (see sweep).
   static void size_columns(UninitializedVector<float>& minx, UninitializedVector<float>& miny,
                            UninitializedVector<float>& maxx, UninitializedVector<float>& maxy, std::size_t n);
