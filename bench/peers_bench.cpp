@@ -5,7 +5,8 @@
 // small N, and the memory floor (reading and copying the scene's bytes once, from DRAM).
 //
 // Every run's pair count and pair-list hash must equal hitgrid's find_pairs answer; a
-// mismatch fails that benchmark (SkipWithError), so a fast wrong answer cannot pass.
+// mismatch fails that benchmark (SkipWithError) and the run (exit status 1), so a fast
+// wrong answer cannot pass.
 // Names are FAMILY/n:N/WHO, e.g. uniform/n:1000000/box2d:
 //
 //   build/release/bench/peers_bench --benchmark_repetitions=3 --benchmark_report_aggregates_only=true
@@ -22,6 +23,7 @@
 #include <malloc.h>
 #include <tbb/task_arena.h>
 
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <string>
@@ -61,15 +63,21 @@ const Answer& reference_for(Family family, std::uint64_t n) {
   return it->second;
 }
 
+/// Set by any run whose answer differs: the binary then exits with status 1 (Google
+/// Benchmark's SkipWithError alone marks the row and still exits 0).
+bool any_mismatch = false;
+
 void check_and_report(benchmark::State& state, Family family, std::uint64_t n, const PairList& pairs) {
   const Answer got{pairs.size(), pair_list_hash(pairs)};
   const Answer& want = reference_for(family, n);
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
   state.counters["pairs"] = static_cast<double>(got.pairs);
   state.SetLabel(fmt::format("pairs={} hash={:016x}", got.pairs, got.hash));
-  if (got.pairs != want.pairs || got.hash != want.hash)
+  if (got.pairs != want.pairs || got.hash != want.hash) {
+    any_mismatch = true;
     state.SkipWithError(
         fmt::format("pair list differs from find_pairs (pairs={} hash={:016x})", want.pairs, want.hash).c_str());
+  }
 }
 
 void run_hitgrid(benchmark::State& state, Family family, std::uint64_t n, unsigned threads) {
@@ -239,5 +247,9 @@ int main(int argc, char** argv) {
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
+  if (any_mismatch) {
+    std::fputs("peers_bench: a pair list differed from find_pairs' (rows marked ERROR OCCURRED)\n", stderr);
+    return 1;
+  }
   return 0;
 }
