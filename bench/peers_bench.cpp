@@ -2,7 +2,8 @@
 // and N, hitgrid's find_pairs (1 and 2 threads), each peer compiled into hitgrid_peers
 // (Box2D's b2DynamicTree, CGAL's box_self_intersection_d, Bullet's btDbvt: their broad
 // phase, hitgrid's exact narrow phase, a sorted pair list), the all-pairs brute force for
-// small N, and the memory floor (reading and copying the scene's bytes once, from DRAM).
+// small N, and the memory floor (reading and copying the scene's bytes once, from DRAM,
+// on one and on two threads).
 //
 // Every run's pair count and pair-list hash must equal hitgrid's find_pairs answer; a
 // mismatch fails that benchmark (SkipWithError) and the run (exit status 1), so a fast
@@ -21,8 +22,11 @@
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 #include <malloc.h>
+#include <tbb/parallel_for.h>
+#include <tbb/partitioner.h>
 #include <tbb/task_arena.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -128,15 +132,36 @@ void run_brute_force(benchmark::State& state, Family family, std::uint64_t n) {
   check_and_report(state, family, n, pairs);
 }
 
-/// The scene's columns (unpadded), as find_pairs must read them at least once.
-std::vector<std::pair<const float*, std::size_t>> scene_columns(const Scene& scene) {
+/// A part of one of the scene's columns (unpadded), as find_pairs must read them at least
+/// once, and where it goes in the floor's copy.
+struct Piece {
+  const float* from;
+  std::size_t size;
+  std::size_t at;
+};
+
+/// The scene's columns cut into `threads` equal parts each (whole 64-byte lines), part t of
+/// every column before part t + 1 of any: a static split of the list into `threads` runs
+/// gives every thread the same share of every column. `bytes` gets the scene's size.
+std::vector<Piece> scene_pieces(const Scene& scene, unsigned threads, std::size_t& bytes) {
   std::vector<std::pair<const float*, std::size_t>> columns;
-  const auto add = [&](const FloatArray& a) { columns.emplace_back(a.data(), a.size()); };
   for (const FloatArray* a : {&scene.segments().ax, &scene.segments().ay, &scene.segments().bx, &scene.segments().by,
                               &scene.circles().cx, &scene.circles().cy, &scene.circles().r, &scene.boxes().minx,
                               &scene.boxes().miny, &scene.boxes().maxx, &scene.boxes().maxy})
-    add(*a);
-  return columns;
+    columns.emplace_back(a->data(), a->size());
+  std::vector<Piece> pieces;
+  for (unsigned t = 0; t < threads; ++t) {
+    std::size_t at = 0;
+    for (const auto& [p, size] : columns) {
+      const std::size_t share = (size + threads - 1) / threads, line = 64 / sizeof(float);
+      const std::size_t step = (share + line - 1) / line * line;
+      const std::size_t begin = std::min(size, t * step), end = std::min(size, begin + step);
+      pieces.push_back({p + begin, end - begin, at + begin});
+      at += size;
+    }
+    bytes = at * sizeof(float);
+  }
+  return pieces;
 }
 
 /// Sum of the floats with 16 independent accumulators: no reassociation is needed to
@@ -163,39 +188,38 @@ void evict_caches() {
   benchmark::DoNotOptimize(sum);
 }
 
-/// The memory floor: the scene's bytes read once (summed), from DRAM.
-void run_floor_read(benchmark::State& state, Family family, std::uint64_t n) {
-  const auto columns = scene_columns(scene_for(family, n));
+/// The memory floor on `threads` threads, each streaming its share of the scene's bytes
+/// once from DRAM: read (summed), or copied (read and written into a buffer allocated and
+/// touched before timing, so that page faults are not counted). Compared with hitgrid on
+/// the same number of threads: two threads stream faster than one, so a floor on one
+/// thread would flatter hitgrid's two-thread ratio.
+void run_floor(benchmark::State& state, Family family, std::uint64_t n, unsigned threads, bool copy) {
   std::size_t bytes = 0;
-  for (const auto& [p, size] : columns) bytes += size * sizeof(float);
+  const std::vector<Piece> pieces = scene_pieces(scene_for(family, n), threads, bytes);
+  std::vector<float> buffer(copy ? bytes / sizeof(float) : 0, 1.0f);
+  std::vector<float> sums(pieces.size());
+  tbb::task_arena arena(static_cast<int>(threads));
+  // Every thread's share, one block each (static_partitioner: thread t takes run t).
+  auto each_thread = [&](auto&& body) {
+    arena.execute([&] {
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, pieces.size(), pieces.size() / threads), body,
+                        tbb::static_partitioner());
+    });
+  };
   for (auto _ : state) {
     state.PauseTiming();
-    evict_caches();
+    each_thread([&](const auto&) { evict_caches(); });  // every core's caches
     state.ResumeTiming();
-    float sum = 0.0f;
-    for (const auto& [p, size] : columns) sum += sum_floats(p, size);
-    benchmark::DoNotOptimize(sum);
-  }
-  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * bytes));
-  state.counters["MB"] = static_cast<double>(bytes) / 1e6;
-}
-
-/// The scene's bytes read once and written once (memcpy into a buffer allocated and
-/// touched before timing, so that page faults are not counted), both from DRAM.
-void run_floor_copy(benchmark::State& state, Family family, std::uint64_t n) {
-  const auto columns = scene_columns(scene_for(family, n));
-  std::size_t bytes = 0;
-  for (const auto& [p, size] : columns) bytes += size * sizeof(float);
-  std::vector<float> buffer(bytes / sizeof(float), 1.0f);
-  for (auto _ : state) {
-    state.PauseTiming();
-    evict_caches();
-    state.ResumeTiming();
-    float* out = buffer.data();
-    for (const auto& [p, size] : columns) {
-      if (size != 0) std::memcpy(out, p, size * sizeof(float));
-      out += size;
-    }
+    each_thread([&](const auto& r) {
+      for (std::size_t k = r.begin(); k != r.end(); ++k) {
+        const Piece& p = pieces[k];
+        if (!copy)
+          sums[k] = sum_floats(p.from, p.size);
+        else if (p.size != 0)
+          std::memcpy(buffer.data() + p.at, p.from, p.size * sizeof(float));
+      }
+    });
+    benchmark::DoNotOptimize(sums.data());
     benchmark::DoNotOptimize(buffer.data());
     benchmark::ClobberMemory();
   }
@@ -226,8 +250,14 @@ void register_all() {
       if (n <= brute_force_max_n) add("brute_force", [=](benchmark::State& s) { run_brute_force(s, family, n); });
       // A fixed count: each iteration also evicts the caches (untimed, ~10 ms), and the
       // automatic count would aim at 0.5 s of microsecond-long timed work.
-      add("floor_read", [=](benchmark::State& s) { run_floor_read(s, family, n); })->Iterations(30);
-      add("floor_copy", [=](benchmark::State& s) { run_floor_copy(s, family, n); })->Iterations(30);
+      for (unsigned threads : {1u, 2u}) {
+        add(fmt::format("floor_read/threads:{}", threads), [=](benchmark::State& s) {
+          run_floor(s, family, n, threads, false);
+        })->Iterations(30);
+        add(fmt::format("floor_copy/threads:{}", threads), [=](benchmark::State& s) {
+          run_floor(s, family, n, threads, true);
+        })->Iterations(30);
+      }
     }
   }
 }

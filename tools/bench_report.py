@@ -34,7 +34,8 @@ FAMILIES = ["uniform", "clustered", "long_tail", "mixed", "lattice"]
 # benchmark shows a dash there).
 PEERS = [("cgal", "CGAL"), ("cgal_parallel/threads:{threads}", "CGAL Parallel_tag"), ("bullet", "Bullet"),
          ("box2d", "Box2D"), ("brute_force", "brute force")]
-FLOORS = [("floor_read", "floor: read"), ("floor_copy", "floor: copy")]
+# The floors on the row's thread count (two threads stream faster than one).
+FLOORS = [("floor_read/threads:{threads}", "floor: read"), ("floor_copy/threads:{threads}", "floor: copy")]
 # Plot lines: benchmark suffix, legend, colour, line style.
 METHODS = [
     ("hitgrid/threads:1", "hitgrid 1 thread", "tab:blue", "-"),
@@ -44,8 +45,10 @@ METHODS = [
     ("bullet", "Bullet", "tab:green", "-"),
     ("box2d", "Box2D", "tab:red", "-"),
     ("brute_force", "brute force", "tab:purple", ":"),
-    ("floor_read", "floor: read scene", "grey", "--"),
-    ("floor_copy", "floor: copy scene", "black", "--"),
+    ("floor_read/threads:1", "floor: read scene, 1 thread", "grey", "--"),
+    ("floor_read/threads:2", "floor: read scene, 2 threads", "grey", ":"),
+    ("floor_copy/threads:1", "floor: copy scene, 1 thread", "black", "--"),
+    ("floor_copy/threads:2", "floor: copy scene, 2 threads", "black", ":"),
 ]
 ISAS = ["scalar", "sse2", "avx2", "avx512"]
 CPU_FLAGS = ["sse2", "sse4_2", "avx", "avx2", "fma", "bmi2", "avx512f", "avx512dq", "avx512bw", "avx512vl"]
@@ -180,7 +183,7 @@ def peer_tables(peers, answers):
                     e = peers.get(key + who.format(threads=threads))
                     cells.append(f"{ms(to_ms(e))} ({ratio(to_ms(e) / t)})" if e else "—")
                 for who, _ in FLOORS:
-                    e = peers.get(key + who)
+                    e = peers.get(key + who.format(threads=threads))
                     cells.append(f"{ms(to_ms(e))} ({ratio(t / to_ms(e))})" if e else "—")
                 pairs, h = answers[(family, f"n:{n}")][f"hitgrid/threads:{threads}"]
                 cells += [f"{pairs:,}", f"`{h}`"]
@@ -229,7 +232,7 @@ def target_lines(peers):
     for text, who, target, speedup in rows:
         cells = [text]
         for threads in (2, 1):
-            hit, other = peers.get(key + f"hitgrid/threads:{threads}"), peers.get(key + who)
+            hit, other = peers.get(key + f"hitgrid/threads:{threads}"), peers.get(key + who.format(threads=threads))
             if hit is None or other is None:
                 cells += ["not run", "—"]
                 continue
@@ -239,7 +242,8 @@ def target_lines(peers):
     lines += [
         "",
         "Speed-ups are the peer's median time over hitgrid's; floor ratios are hitgrid's median time over "
-        "the floor's (reading, or copying, the scene's floats once from DRAM: 16 MB at N = 1M).",
+        "the floor's on the same number of threads (reading, or copying, the scene's floats once from DRAM: "
+        "16 MB at N = 1M).",
         "",
     ]
     sequential, parallel = peers.get(key + "cgal"), peers.get(key + "cgal_parallel/threads:2")
@@ -403,7 +407,8 @@ def main():
         "## hitgrid against its peers",
         "",
         "Milliseconds. Peers: in brackets, the peer's time over hitgrid's on that row's thread count "
-        "(how many times faster hitgrid is). Floors: hitgrid's time over the floor's. Every peer and the "
+        "(how many times faster hitgrid is). Floors (on the row's thread count): hitgrid's time over the "
+        "floor's. Every peer and the "
         "brute force gave the same pair count and pair-list hash as hitgrid (checked).",
         "",
     ]
