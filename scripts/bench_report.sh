@@ -62,7 +62,12 @@ mkdir -p "$out"
 "$bin/peers_bench" --benchmark_list_tests=true > "$out/peers_benchmarks.txt"
 # JSON into the files for the report, the console table on the terminal (and a log) to
 # follow the run.
-common=(--benchmark_repetitions=3 --benchmark_report_aggregates_only=true --benchmark_out_format=json)
+# Repetitions interleaved at random through each run: a busy stretch of a shared host then
+# hits single repetitions of many rows, not all three of one row (2026-11-22, run back to
+# back: hitgrid's uniform 1M on one thread 44.3 ms, all three repetitions inside one such
+# stretch, where quiet runs take 24-26 ms).
+common=(--benchmark_repetitions=3 --benchmark_enable_random_interleaving=true --benchmark_report_aggregates_only=true
+        --benchmark_out_format=json)
 echo "== peers_bench ($mode) -> $out/peers_bench.json"
 "$bin/peers_bench" "${common[@]}" --benchmark_filter="$filter" --benchmark_out="$out/peers_bench.json" |
   tee "$out/peers_bench.log"

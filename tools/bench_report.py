@@ -383,7 +383,8 @@ def header(info, context, out_dir):
         f"- hitgrid commit: {info.get('commit')}",
         f"- narrow-phase ISA: {info.get('isa')} (hitgrid's automatic choice on this machine)",
         f"- command: `{info.get('command')}` ({info.get('mode')})",
-        "- every time is the median of 3 repetitions (`--benchmark_repetitions=3`), wall clock; the peers "
+        "- every time is the median of 3 repetitions (`--benchmark_repetitions=3`), interleaved at random "
+        "through the run (`--benchmark_enable_random_interleaving=true`), wall clock; the peers "
         "(each its own broad phase + hitgrid's exact test + a sort) and the brute force run on one thread, "
         "except CGAL Parallel_tag (CGAL's TBB version, on two threads)",
         "",
