@@ -12,8 +12,8 @@
 #include <benchmark/benchmark.h>
 #include <tbb/task_arena.h>
 
+#include <cstddef>
 #include <cstdint>
-#include <string>
 
 #include "cell_size.hpp"
 #include "hitgrid/core/generators.hpp"

@@ -140,7 +140,7 @@ struct Piece {
   std::size_t at;
 };
 
-/// The scene's columns cut into `threads` equal parts each (whole 64-byte lines), part t of
+/// The scene's columns cut into `threads` equal parts each (multiples of 16 floats), part t of
 /// every column before part t + 1 of any: a static split of the list into `threads` runs
 /// gives every thread the same share of every column. `bytes` gets the scene's size.
 std::vector<Piece> scene_pieces(const Scene& scene, unsigned threads, std::size_t& bytes) {
@@ -178,8 +178,8 @@ float sum_floats(const float* p, std::size_t n) {
 }
 
 /// Reads 128 MiB (four times the development VM's 32 MiB L3), so that the next timed
-/// iteration finds the scene in DRAM, as find_pairs does after its own ~86 bytes per shape
-/// of scratch: without it a 16 MB scene stays in L3 and the floor is the cache's, not
+/// iteration finds the scene in DRAM, as find_pairs does after its own 54-168 bytes per
+/// shape of scratch: without it a 16 MB scene stays in L3 and the floor is the cache's, not
 /// memory's. Read, not written, so no dirty lines are written back inside the timing.
 void evict_caches() {
   static const std::vector<std::uint64_t> junk(std::size_t{128} << 20 >> 3, 1);
