@@ -5,11 +5,13 @@
 // the rows' sort fused with the search, block by block while the rows are in the cache,
 // so the pipeline benchmarks (find_pairs_bench's bucket_ms counter, the command's
 // find_pairs.bucket stage) show only the first half; here both halves are timed together
-// as a grid a caller could query. Each reports shapes per second, the rows and the
-// shapes left to the tiled grid.
+// as a grid a caller could query. Each reports shapes per second, the rows, the shapes
+// left to the tiled grid, and as its label a hash of the grid's order (HomeGrid::
+// order_hash), which must not depend on the thread count (tools/bench_report.py checks).
 //
 //   build/release/bench/grid_build_bench --benchmark_repetitions=3 --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
+#include <fmt/format.h>
 #include <tbb/task_arena.h>
 
 #include <cstddef>
@@ -35,24 +37,31 @@ void run(benchmark::State& state, Family family) {
   tbb::task_arena arena(threads);
   HomeGridStats stats;
   std::size_t large = 0;
-  for (auto _ : state) {
+  std::uint64_t order = 0;
+  // As uniform_grid_pairs does: the extent and the cell size are part of the build.
+  // (may_give_up false: the home grid is built whatever its large shapes would cost,
+  // where find_pairs would switch such a scene to the tiled grid alone.)
+  auto build = [&](auto&& use) {
     arena.execute([&] {
-      // As uniform_grid_pairs does: the extent and the cell size are part of the build.
-      // (may_give_up false: the home grid is built whatever its large shapes would cost,
-      // where find_pairs would switch such a scene to the tiled grid alone.)
       const SceneExtent extent = scene_extent(scene);
       const int log2_cell = choose_home_log2_cell(scene, extent, 0.0f);
       stats = {};
       HomeGrid grid(scene, kinds, codec, log2_cell, extent, false, isa, stats);
       grid.sort_rows();
+      use(grid);
+    });
+  };
+  for (auto _ : state)
+    build([&](const HomeGrid& grid) {
       large = grid.large_ids().size();
       benchmark::DoNotOptimize(&grid);
     });
-  }
+  build([&](const HomeGrid& grid) { order = grid.order_hash(); });  // untimed: a byte-wise hash is slow
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
   state.counters["rows"] = static_cast<double>(stats.rows);
   state.counters["small"] = static_cast<double>(stats.small);
   state.counters["large"] = static_cast<double>(large);
+  state.SetLabel(fmt::format("order={:016x}", order));
 }
 
 void args(benchmark::internal::Benchmark* b) {

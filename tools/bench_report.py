@@ -300,18 +300,26 @@ def grid_build_table(builds):
         "",
         "Every small shape into its home cell and the shapes sorted by cell, row-major (the counting sort by row, "
         "then each row's sort by column), without the pair search that find_pairs runs fused with the second "
-        "half; the large shapes only set aside. Milliseconds, median of 3; in brackets million shapes per second.",
+        "half; the large shapes only set aside. Milliseconds, median of 3; in brackets million shapes per second. "
+        "The hash is of the shapes' indices in the grid's order, the same on one and two threads (checked).",
         "",
-        "| family | N | 1 thread | 2 threads |",
-        "| --- | ---: | ---: | ---: |",
+        "| family | N | 1 thread | 2 threads | grid order hash |",
+        "| --- | ---: | ---: | ---: | --- |",
     ]
     for family in FAMILIES:
         prefix = f"BM_grid_build_{family}/"
         for n in sorted({int(k.split("/")[1][2:]) for k in builds if k.startswith(prefix)}):
             cells = [family, f"{n:,}"]
+            orders = set()
             for threads in (1, 2):
                 e = builds.get(f"{prefix}n:{n}/threads:{threads}")
                 cells.append(f"{ms(to_ms(e))} ({n / to_ms(e) / 1e3:,.0f} M/s)" if e else "—")
+                if e:
+                    orders.add(e.get("label", ""))
+            # The grid's order must not depend on the thread count.
+            if len(orders) > 1:
+                fail(f"grid build {family} n={n}: the order differs between thread counts ({sorted(orders)})")
+            cells.append(f"`{orders.pop().removeprefix('order=')}`" if orders else "—")
             lines.append("| " + " | ".join(cells) + " |")
     lines.append("")
     return lines

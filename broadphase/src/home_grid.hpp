@@ -64,6 +64,11 @@ class HomeGrid {
   /// later (bench/grid_build_bench). pairs_among does not need it: it sorts the rows as it
   /// searches them.
   void sort_rows();
+  /// FNV-1a hash of the small shapes' global indices in the grid's order (by row, then as
+  /// sort_rows left each row), after sort_rows(): the grid's answer, the same on every
+  /// thread count (bench/grid_build_bench prints it, as the other benchmarks print their
+  /// pair lists' hashes).
+  std::uint64_t order_hash() const;
   /// Appends the keys of every intersecting pair of two small shapes.
   void pairs_among(PairKeys& out);
   /// Appends the keys of every intersecting pair of a large shape and a small one.

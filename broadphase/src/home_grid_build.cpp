@@ -14,6 +14,7 @@
 #include <xmmintrin.h>
 #endif
 
+#include "hitgrid/core/fnv1a.hpp"
 #include "hitgrid/core/stopwatch.hpp"
 #include "home_grid.hpp"
 #include "radix_sort.hpp"
@@ -403,6 +404,12 @@ void HomeGrid::bucket_by_cells(const Scene& scene, std::uint64_t row_count) {
       std::copy(at.begin(), at.end(), item_.begin() + w.begin);
     }
   });
+}
+
+std::uint64_t HomeGrid::order_hash() const {
+  Fnv1a hash;
+  for (std::size_t p = 0; p < item_.size(); ++p) hash.add_u64(items_[item_[p]].shape);
+  return hash.value();
 }
 
 void HomeGrid::size_columns(UninitializedVector<float>& minx, UninitializedVector<float>& miny,
