@@ -250,12 +250,12 @@ def target_lines(peers):
     sequential, parallel = peers.get(key + "cgal"), peers.get(key + "cgal_parallel/threads:2")
     hit = peers.get(key + "hitgrid/threads:2")
     if sequential and parallel and hit:
-        faster = "slower" if to_ms(parallel) > to_ms(sequential) else "faster"
+        parallel_slower = to_ms(parallel) > to_ms(sequential)
         lines += [
             f"CGAL's own parallel version (`Parallel_tag`) on the same two threads took {ms(to_ms(parallel))} ms, "
-            f"{faster} than its sequential version ({ms(to_ms(sequential))} ms); hitgrid on two threads is "
+            f"{'slower' if parallel_slower else 'faster'} than its sequential version ({ms(to_ms(sequential))} ms); hitgrid on two threads is "
             f"{ratio(to_ms(parallel) / to_ms(hit))} faster than it. The CGAL target is measured against the "
-            + ("sequential version, CGAL's fastest here." if faster == "slower" else
+            + ("sequential version, CGAL's fastest here." if parallel_slower else
                "sequential version, as the issue states it; against the parallel one it is the ratio above."),
             "",
         ]
