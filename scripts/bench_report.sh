@@ -9,9 +9,9 @@
 #
 #   scripts/bench_report.sh [--quick] [--with-slow]
 #     (default)    every family at N = 10k, 100k, 1M, except Box2D on long_tail at 1M
-#                  (about 6 minutes a run); about 15-20 minutes on a 2-core VM
+#                  (6-10 minutes a run); about 15-20 minutes on a 2-core VM
 #     --quick      N <= 100,000 only: a few minutes
-#     --with-slow  Box2D on long_tail at 1M too (3 more runs of about 6 minutes)
+#     --with-slow  Box2D on long_tail at 1M too (3 more runs of 6-10 minutes)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,7 +30,7 @@ case "$mode" in
          filter='^[a-z_]+/n:(10000|100000)/'
          skip_reason="Quick mode (--quick): N <= 100,000 only." ;;
   full) filter='-^long_tail/n:1000000/box2d/'  # Google Benchmark: a leading '-' negates
-        skip_reason="Box2D on long_tail at N = 1M takes about 6 minutes a run; scripts/bench_report.sh --with-slow runs it." ;;
+        skip_reason="Box2D on long_tail at N = 1M takes 6-10 minutes a run; scripts/bench_report.sh --with-slow runs it." ;;
   full+slow) filter='.' ; skip_reason="" ;;
 esac
 
