@@ -13,7 +13,7 @@
 //   build/release/bench/peers_bench --benchmark_repetitions=3 --benchmark_report_aggregates_only=true
 //       --benchmark_filter='^(uniform|clustered|long_tail)/n:(100000|1000000)/'      (one line)
 //
-// Peers run one iteration per repetition at a million shapes. Box2D takes about 6 minutes
+// Peers run one iteration per repetition at a million shapes. Box2D takes 6-10 minutes
 // per run on long_tail at a million (perf: 91% of its time in the tree queries, whose
 // paths the 1% of long segments' huge boxes widen); the filter is POSIX (no lookahead),
 // so leave that one out with an alternation, e.g.
