@@ -23,7 +23,8 @@
 #include <string>
 #include <vector>
 
-#include "hitgrid/core/fnv1a.hpp"
+#include "hitgrid/core/detail/fnv1a.hpp"
+#include "hitgrid/core/detail/predicate_counters.hpp"
 #include "hitgrid/core/predicates.hpp"
 #include "hitgrid/simd/isa.hpp"
 #include "hitgrid/simd/pair_kernels.hpp"

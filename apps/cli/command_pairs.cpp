@@ -7,7 +7,7 @@
 #include "common_options.hpp"
 #include "hitgrid/core/pair_io.hpp"
 #include "hitgrid/core/scene_file.hpp"
-#include "hitgrid/core/stopwatch.hpp"
+#include "hitgrid/core/detail/stopwatch.hpp"
 #include "output.hpp"
 #include "peak_memory.hpp"
 #include "progress.hpp"

@@ -12,7 +12,7 @@
 #include "hitgrid/core/error.hpp"
 #include "hitgrid/core/generators.hpp"
 #include "hitgrid/core/pair_io.hpp"
-#include "hitgrid/core/stopwatch.hpp"
+#include "hitgrid/core/detail/stopwatch.hpp"
 #include "peak_memory.hpp"
 #include "peer_comparison.hpp"
 #include "progress.hpp"

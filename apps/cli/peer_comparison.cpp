@@ -6,7 +6,7 @@
 
 #include "hitgrid/core/error.hpp"
 #include "hitgrid/core/pair_io.hpp"
-#include "hitgrid/core/stopwatch.hpp"
+#include "hitgrid/core/detail/stopwatch.hpp"
 
 #ifdef HITGRID_HAVE_PEERS
 #include "peers.hpp"

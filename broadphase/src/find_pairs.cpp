@@ -11,7 +11,7 @@
 #include "hitgrid/broadphase/sweep_and_prune.hpp"
 #include "hitgrid/broadphase/uniform_grid.hpp"
 #include "hitgrid/core/error.hpp"
-#include "hitgrid/core/stopwatch.hpp"
+#include "hitgrid/core/detail/stopwatch.hpp"
 
 namespace hitgrid {
 

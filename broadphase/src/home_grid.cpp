@@ -11,7 +11,7 @@
 #include <numeric>
 
 #include "box_filter.hpp"
-#include "hitgrid/core/stopwatch.hpp"
+#include "hitgrid/core/detail/stopwatch.hpp"
 #include "pair_batch.hpp"
 #include "segment_side_filter.hpp"
 

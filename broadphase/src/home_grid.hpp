@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "cell_size.hpp"
-#include "hitgrid/broadphase/grid_cells.hpp"
+#include "grid_cells.hpp"
 #include "hitgrid/simd/isa.hpp"
 #include "packed_shapes.hpp"
 #include "pair_keys.hpp"

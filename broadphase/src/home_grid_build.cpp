@@ -14,8 +14,8 @@
 #include <xmmintrin.h>
 #endif
 
-#include "hitgrid/core/fnv1a.hpp"
-#include "hitgrid/core/stopwatch.hpp"
+#include "hitgrid/core/detail/fnv1a.hpp"
+#include "hitgrid/core/detail/stopwatch.hpp"
 #include "home_grid.hpp"
 #include "radix_sort.hpp"
 #include "segment_home_rows.hpp"

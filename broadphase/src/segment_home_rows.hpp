@@ -17,7 +17,7 @@
 #define HITGRID_SEGMENT_ROWS_X86 1
 #endif
 
-#include "hitgrid/broadphase/grid_cells.hpp"
+#include "grid_cells.hpp"
 
 namespace hitgrid {
 

@@ -5,7 +5,7 @@
 #include <tbb/parallel_sort.h>
 
 #include "hitgrid/core/shape_pair_test.hpp"
-#include "hitgrid/core/stopwatch.hpp"
+#include "hitgrid/core/detail/stopwatch.hpp"
 #include "packed_shapes.hpp"
 #include "pair_buffers.hpp"
 

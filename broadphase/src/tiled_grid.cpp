@@ -12,8 +12,8 @@
 
 #include "box_filter.hpp"
 #include "cell_size.hpp"
-#include "hitgrid/broadphase/grid_cells.hpp"
-#include "hitgrid/core/stopwatch.hpp"
+#include "grid_cells.hpp"
+#include "hitgrid/core/detail/stopwatch.hpp"
 #include "pair_batch.hpp"
 #include "radix_sort.hpp"
 

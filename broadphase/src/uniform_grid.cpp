@@ -7,7 +7,7 @@
 #include <limits>
 
 #include "cell_size.hpp"
-#include "hitgrid/core/stopwatch.hpp"
+#include "hitgrid/core/detail/stopwatch.hpp"
 #include "home_grid.hpp"
 #include "sorted_pairs.hpp"
 #include "tiled_grid.hpp"

@@ -27,6 +27,7 @@
 #include <cmath>
 #include <cstddef>
 
+#include "hitgrid/core/detail/predicate_counters.hpp"
 #include "expansion.hpp"
 #include "filtered.hpp"
 #include "hitgrid/core/predicates.hpp"

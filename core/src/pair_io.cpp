@@ -7,7 +7,7 @@
 #include "block_writer.hpp"
 #include "file_bytes.hpp"
 #include "hitgrid/core/error.hpp"
-#include "hitgrid/core/fnv1a.hpp"
+#include "hitgrid/core/detail/fnv1a.hpp"
 #include "hitgrid/core/scene_binary_io.hpp"
 #include "text_scan.hpp"
 

@@ -5,7 +5,8 @@
 #include "expansion.hpp"
 #include "filtered.hpp"
 #include "orient2d_filter.hpp"
-#include "predicate_polynomials.hpp"
+#include "hitgrid/core/detail/predicate_polynomials.hpp"
+#include "hitgrid/core/detail/predicate_counters.hpp"
 
 namespace hitgrid {
 namespace {

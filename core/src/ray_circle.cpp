@@ -5,7 +5,7 @@
 #include <limits>
 
 #include "adaptive_eval.hpp"
-#include "geometry_polynomials.hpp"
+#include "hitgrid/core/detail/geometry_polynomials.hpp"
 #include "hitgrid/core/intersects.hpp"
 #include "hitgrid/core/predicates.hpp"
 

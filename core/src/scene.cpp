@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "hitgrid/core/error.hpp"
-#include "hitgrid/core/fnv1a.hpp"
+#include "hitgrid/core/detail/fnv1a.hpp"
 
 namespace hitgrid {
 namespace {

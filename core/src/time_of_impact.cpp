@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "adaptive_eval.hpp"
-#include "geometry_polynomials.hpp"
+#include "hitgrid/core/detail/geometry_polynomials.hpp"
 
 namespace hitgrid {
 namespace {

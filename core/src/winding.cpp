@@ -6,7 +6,8 @@
 #include "exact_sum.hpp"
 #include "filtered.hpp"
 #include "hitgrid/core/predicates.hpp"
-#include "predicate_polynomials.hpp"
+#include "hitgrid/core/detail/predicate_polynomials.hpp"
+#include "hitgrid/core/detail/predicate_counters.hpp"
 
 namespace hitgrid {
 namespace {

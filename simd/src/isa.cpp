@@ -59,6 +59,12 @@ Isa resolve_isa(Isa requested) {
   return requested;
 }
 
+void require_concrete_isa(Isa isa, std::string_view caller) {
+  if (isa == Isa::automatic || !isa_supported(isa))
+    throw Error(std::string(caller) + ": ISA " + std::string(isa_name(isa)) +
+                " is not a concrete ISA supported here (resolve it with resolve_isa)");
+}
+
 std::vector<Isa> supported_isas() {
   std::vector<Isa> out;
   for (Isa isa : {Isa::scalar, Isa::sse2, Isa::avx2, Isa::avx512})

@@ -3,8 +3,6 @@
 // use. Compiled with the baseline flags, so the cold path runs on any x86-64.
 #include "hitgrid/simd/pair_kernels.hpp"
 
-#include <stdexcept>
-#include <string>
 
 #include "hitgrid/core/intersects.hpp"
 #ifdef HITGRID_X86_KERNELS
@@ -54,9 +52,7 @@ bool test_pair_scalar(PairKind kind, const ShapeColumns& a, const ShapeColumns& 
 
 void test_pairs(Isa isa, PairKind kind, std::size_t n, ShapeColumns a, ShapeColumns b, std::uint8_t* out) {
   // Checked here, outside the kernels: nothing below may throw.
-  if (isa == Isa::automatic || !isa_supported(isa))
-    throw std::invalid_argument("test_pairs: ISA " + std::string(isa_name(isa)) +
-                                " is not a concrete ISA supported here (resolve it with resolve_isa)");
+  require_concrete_isa(isa, "test_pairs");
 #ifdef HITGRID_X86_KERNELS
   switch (isa) {
     case Isa::sse2:

@@ -2,9 +2,6 @@
 // (core's raycast and time_of_impact), which are also the kernels' cold path. Baseline flags.
 #include "hitgrid/simd/query_kernels.hpp"
 
-#include <stdexcept>
-#include <string>
-
 #include "hitgrid/core/ray_box.hpp"
 #include "hitgrid/core/time_of_impact.hpp"
 #ifdef HITGRID_X86_KERNELS
@@ -12,15 +9,6 @@
 #endif
 
 namespace hitgrid::simd {
-namespace {
-
-void require_concrete(Isa isa, const char* what) {
-  if (isa == Isa::automatic || !isa_supported(isa))
-    throw std::invalid_argument(std::string(what) + ": ISA " + std::string(isa_name(isa)) +
-                                " is not a concrete ISA supported here (resolve it with resolve_isa)");
-}
-
-}  // namespace
 
 void raycast_box_scalar(QueryKind kind, const ShapeColumns& q, const ShapeColumns& b, std::size_t i,
                         const SlabOutput& out) {
@@ -41,7 +29,7 @@ void time_of_impact_scalar(const MovingCircleColumns& c1, const MovingCircleColu
 }
 
 void raycast_boxes(Isa isa, QueryKind kind, std::size_t n, ShapeColumns queries, ShapeColumns boxes, SlabOutput out) {
-  require_concrete(isa, "raycast_boxes");
+  require_concrete_isa(isa, "raycast_boxes");
 #ifdef HITGRID_X86_KERNELS
   switch (isa) {
     case Isa::sse2:
@@ -59,7 +47,7 @@ void raycast_boxes(Isa isa, QueryKind kind, std::size_t n, ShapeColumns queries,
 }
 
 void time_of_impact_batch(Isa isa, std::size_t n, MovingCircleColumns c1, MovingCircleColumns c2, ToiOutput out) {
-  require_concrete(isa, "time_of_impact_batch");
+  require_concrete_isa(isa, "time_of_impact_batch");
 #ifdef HITGRID_X86_KERNELS
   switch (isa) {
     case Isa::sse2:

@@ -4,7 +4,7 @@
 #include <set>
 #include <utility>
 
-#include "hitgrid/broadphase/grid_cells.hpp"
+#include "grid_cells.hpp"
 #include "hitgrid/core/intersects.hpp"
 
 using namespace hitgrid;

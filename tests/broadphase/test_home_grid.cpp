@@ -8,7 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include "cell_size.hpp"
-#include "hitgrid/core/fnv1a.hpp"
+#include "hitgrid/core/detail/fnv1a.hpp"
 #include "hitgrid/core/generators.hpp"
 #include "home_grid.hpp"
 

@@ -7,8 +7,9 @@
 
 #include <cmath>
 
-#include "geometry_polynomials.hpp"
+#include "hitgrid/core/detail/geometry_polynomials.hpp"
 #include "geometry_reference.hpp"
+#include "hitgrid/core/detail/predicate_counters.hpp"
 
 namespace hitgrid {
 namespace {

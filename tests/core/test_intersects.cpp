@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "hitgrid/core/detail/predicate_counters.hpp"
 #include "hitgrid/core/intersects.hpp"
 #include "hitgrid/core/predicates.hpp"
 #include "support/adversarial.hpp"

@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "hitgrid/core/detail/predicate_counters.hpp"
 #include "hitgrid/core/predicates.hpp"
 #include "support/adversarial.hpp"
 #include "support/exact_reference.hpp"

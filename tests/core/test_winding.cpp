@@ -10,6 +10,7 @@
 
 #include "geometry_reference.hpp"
 #include "hitgrid/core/predicates.hpp"
+#include "hitgrid/core/detail/predicate_counters.hpp"
 
 namespace hitgrid {
 namespace {

@@ -33,6 +33,7 @@
 #include <utility>
 #include <vector>
 
+#include "hitgrid/core/error.hpp"
 #include "hitgrid/core/intersects.hpp"
 #include "hitgrid/simd/isa.hpp"
 #include "hitgrid/simd/pair_kernels.hpp"
@@ -428,8 +429,8 @@ TEST_CASE("test_pairs rejects an unresolved ISA", "[simd][pair_kernels]") {
   const float z = 0.0f;
   const ShapeColumns c{{&z, &z, &z, &z}};
   std::uint8_t out = 0;
-  CHECK_THROWS_AS(simd::test_pairs(Isa::automatic, PairKind::box_box, 1, c, c, &out), std::invalid_argument);
+  CHECK_THROWS_AS(simd::test_pairs(Isa::automatic, PairKind::box_box, 1, c, c, &out), hitgrid::Error);
   for (const Isa isa : {Isa::sse2, Isa::avx2, Isa::avx512})
     if (!isa_supported(isa))
-      CHECK_THROWS_AS(simd::test_pairs(isa, PairKind::box_box, 1, c, c, &out), std::invalid_argument);
+      CHECK_THROWS_AS(simd::test_pairs(isa, PairKind::box_box, 1, c, c, &out), hitgrid::Error);
 }

@@ -24,6 +24,7 @@
 #include <string_view>
 #include <utility>
 
+#include "hitgrid/core/detail/predicate_counters.hpp"
 #include "hitgrid/core/shapes.hpp"
 
 namespace hitgrid::test {

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "lane_numbers.hpp"
-#include "predicate_polynomials.hpp"  // core/src
+#include "hitgrid/core/detail/predicate_polynomials.hpp"
 #include "verdict.hpp"
 
 namespace hitgrid::simd::kernels {

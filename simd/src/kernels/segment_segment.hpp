@@ -17,7 +17,7 @@
 #pragma once
 
 #include "float_lane_numbers.hpp"
-#include "predicate_polynomials.hpp"  // core/src
+#include "hitgrid/core/detail/predicate_polynomials.hpp"
 #include "segment_segment_decision.hpp"
 #include "segment_segment_double.hpp"
 #include "verdict.hpp"

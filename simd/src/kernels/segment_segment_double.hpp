@@ -7,7 +7,7 @@
 #pragma once
 
 #include "lane_numbers.hpp"
-#include "predicate_polynomials.hpp"  // core/src
+#include "hitgrid/core/detail/predicate_polynomials.hpp"
 #include "segment_segment_decision.hpp"
 #include "verdict.hpp"
 

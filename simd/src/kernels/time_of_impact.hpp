@@ -10,7 +10,7 @@
 // computed exactly, or whose sign is undecided, to time_of_impact() itself.
 #pragma once
 
-#include "geometry_polynomials.hpp"  // core/src
+#include "hitgrid/core/detail/geometry_polynomials.hpp"
 #include "lane_numbers.hpp"
 
 namespace hitgrid::simd::kernels {

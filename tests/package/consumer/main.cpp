@@ -1,7 +1,8 @@
 // Finds the pairs of a three-shape scene through the installed API; exits 0 only if the
 // answer is exactly the two expected pairs.
-#include <hitgrid/broadphase/find_pairs.hpp>
-#include <hitgrid/core/generators.hpp>
+// The umbrella header: every public header must compile on its own installed folder, with
+// no private header of the project reachable.
+#include <hitgrid/hitgrid.hpp>
 
 int main() {
   hitgrid::Scene scene;

@@ -47,11 +47,4 @@ int compare_center_distance(Vec2 p, Vec2 q, float r1, float r2);
 int compare_line_distance(Vec2 a, Vec2 b, Vec2 p, float r);
 }  // namespace exact
 
-/// How often this thread's predicate calls fell through the filter to the exact path.
-/// Tests use it to prove that adversarial inputs really exercise the cold path.
-struct PredicateCounters {
-  std::uint64_t exact_calls = 0;
-};
-PredicateCounters& predicate_counters();
-
 }  // namespace hitgrid

@@ -26,6 +26,9 @@ Isa best_isa();
 /// automatic -> best_isa(); otherwise the ISA itself. Throws hitgrid::Error if the ISA is
 /// not supported here.
 Isa resolve_isa(Isa requested);
+/// Throws hitgrid::Error, naming `caller`, unless the ISA is concrete (not automatic) and
+/// supported here: the check the kernels make before anything that must not throw runs.
+void require_concrete_isa(Isa isa, std::string_view caller);
 /// The supported concrete ISAs, scalar first.
 std::vector<Isa> supported_isas();
 

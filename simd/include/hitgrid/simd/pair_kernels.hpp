@@ -7,7 +7,7 @@
 // lanes that neither stage decides to the scalar exact test (see simd/src/kernels/).
 //
 // Conventions
-//   - Geometry is the packed layout of the grid (broadphase/src/packed_shapes.hpp):
+//   - Each shape is four floats, its packed geometry:
 //       segment (ax, ay, bx, by), circle (cx, cy, r, unused), box (minx, miny, maxx, maxy).
 //     Column k holds float k of every shape: g[k][i]. A circle's g[3] is never read (it may
 //     be null); every other column of the two kinds must hold n floats.
@@ -15,7 +15,7 @@
 //     internally with neutral values. Inputs must be valid shapes (finite, r >= 0,
 //     min <= max), which Scene guarantees.
 //   - The ISA must be concrete (scalar, sse2, avx2, avx512) and supported here: resolve
-//     Isa::automatic with resolve_isa() first. Anything else throws std::invalid_argument.
+//     Isa::automatic with resolve_isa() first. Anything else throws hitgrid::Error.
 #pragma once
 
 #include <cstddef>

@@ -9,7 +9,7 @@
 // and every lane whose exact decision (hit, kind) or whose value's accuracy test the
 // floating-point filter cannot settle is handed to the scalar function itself.
 // Columns need no alignment and n is any size; the ISA must be concrete and supported
-// (std::invalid_argument otherwise), as for test_pairs.
+// (hitgrid::Error otherwise), as for test_pairs.
 #pragma once
 
 #include <cstddef>
