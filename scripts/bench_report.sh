@@ -42,7 +42,7 @@ bin=build/release/bench
 # <machine>: the CPU model and core count ("amd-epyc-2c"); <isa>: hitgrid's automatic choice.
 cpu=$(grep -m1 '^model name' /proc/cpuinfo | cut -d: -f2- | tr 'A-Z' 'a-z' |
       sed -E 's/\((r|tm)\)//g; s/@.*//; s/ (processor|cpu)( |$)/ /g; s/[^a-z0-9]+/-/g; s/^-+|-+$//g')
-isa=$(build/release/apps/hitgrid --n 1000 --repeat 1 --no-peers --stats 2>&1 >/dev/null |
+isa=$(build/release/apps/hitgrid --n 1000 --repeat 1 --stats 2>&1 >/dev/null |
       sed -nE 's/.*"isa": "([a-z0-9]+)".*/\1/p')
 out="bench/results/${cpu:-cpu}-$(nproc)c-${isa}-$(date -u +%F)$([ "$mode" = quick ] && echo -quick || true)"
 mkdir -p "$out"

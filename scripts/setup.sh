@@ -6,10 +6,10 @@ set -euo pipefail
 packages=(
   g++ cmake ninja-build pkg-config
   libtbb-dev libxsimd-dev            # library: threads, SIMD
-  libcli11-dev libfmt-dev            # the hitgrid command
+  libcli11-dev libfmt-dev            # the hitgrid command and compare_peers
   catch2 libgmp-dev                  # tests (GMP: exact reference, test-only)
   libbenchmark-dev                   # benchmarks
-  libbox2d-dev libcgal-dev libbullet-dev  # peer libraries: benchmarks, and the command's comparison line (bench/peers)
+  libbox2d-dev libcgal-dev libbullet-dev  # peer libraries: benchmarks and compare_peers (bench/peers)
   python3 python3-matplotlib         # report plots (scripts/bench_report.sh, tools/bench_report.py)
 )
 

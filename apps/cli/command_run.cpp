@@ -14,7 +14,6 @@
 #include "hitgrid/core/pair_io.hpp"
 #include "hitgrid/core/detail/stopwatch.hpp"
 #include "peak_memory.hpp"
-#include "peer_comparison.hpp"
 #include "progress.hpp"
 #include "report.hpp"
 
@@ -26,8 +25,6 @@ struct RunCommand {
   std::uint64_t n = 1'000'000;
   std::uint64_t seed = 1;
   unsigned repeat = 3;
-  bool no_peers = false;
-  std::uint64_t peers_n = 100'000;
   CommonOptions common;
 };
 
@@ -68,22 +65,8 @@ int run(const RunCommand& cmd) {
   summary.pairs = pairs.size();
   summary.pair_hash = pair_list_hash(pairs);
 
-  summary.peak_bytes = peak_resident_bytes();  // hitgrid's own, before the peers allocate
+  summary.peak_bytes = peak_resident_bytes();
   print_report(stdout, summary);
-
-  // The peers take seconds to minutes at a million shapes (bench/peers/README.md), so the
-  // comparison runs on a smaller scene of the same family and seed: one run each, which
-  // is a glance, not a benchmark (scripts/bench_report.sh is the benchmark).
-  if (!cmd.no_peers && peers_built_in()) {
-    std::fflush(stdout);  // the report is complete; show it while the peers run
-    const std::uint64_t peer_n = std::min(cmd.n, cmd.peers_n);
-    params.n = peer_n;
-    const std::string name = fmt::format("{} n={} seed={}", cmd.family, peer_n, cmd.seed);
-    if (peer_n != cmd.n) progress.step("generating " + name);
-    const Scene smaller = peer_n != cmd.n ? generate(*family, params) : Scene{};
-    summary.peers = compare_with_peers(peer_n != cmd.n ? smaller : scene, name, options, progress);
-    print_peer_line(stdout, *summary.peers);
-  }
   if (cmd.common.stats) std::fprintf(stderr, "%s\n", stats_json(summary).c_str());
   return 0;
 }
@@ -103,12 +86,6 @@ Runner add_run_command(CLI::App& app) {
                  "Find the pairs this many times; report the median run (the first, on fresh memory, is reported too)")
       ->check(CLI::Range(1u, 1000u))
       ->default_val(3);
-  app.add_flag("--no-peers", cmd->no_peers,
-               std::string("Skip the closing comparison with the peer libraries (CGAL, Bullet, Box2D)") +
-                   (peers_built_in() ? "" : "; none is built into this binary"));
-  app.add_option("--peers-n", cmd->peers_n, "Shapes in the peer comparison's scene (same family and seed; at most --n)")
-      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 30))
-      ->default_val(100'000);
   cmd->common.add_to(app);
   return [cmd] { return run(*cmd); };
 }

@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-
 namespace hitgrid::cli {
 namespace {
 
@@ -23,22 +21,6 @@ std::string json_escape(const std::string& s) {
 }
 
 double per_second(std::uint64_t n, double ms) { return ms > 0.0 ? static_cast<double>(n) / (ms / 1000.0) : 0.0; }
-
-/// Three significant digits without an exponent: 9.12, 26.0, 406, 22596.
-std::string ms_text(double ms) {
-  return ms < 10.0 ? fmt::format("{:.2f}", ms) : ms < 100.0 ? fmt::format("{:.1f}", ms) : fmt::format("{:.0f}", ms);
-}
-
-/// Fields added to the --stats object when the peer comparison ran.
-std::string peers_json(const PeerComparison& c) {
-  std::string times;
-  for (const PeerTime& p : c.peers) times += fmt::format("{}\"{}\": {:.3f}", times.empty() ? "" : ", ", p.name, p.ms);
-  return fmt::format(
-      ", \"peers\": {{\"scene\": \"{}\", \"threads\": {}, \"pairs\": {}, \"pair_hash\": \"{:016x}\", "
-      "\"hitgrid_ms\": {:.3f}, \"peers_ms\": {{{}}}, \"fastest\": \"{}\", \"fastest_ms\": {:.3f}}}",
-      json_escape(c.scene_name), c.threads, c.pairs, c.pair_hash, c.hitgrid_ms, times, c.fastest().name,
-      c.fastest().ms);
-}
 
 }  // namespace
 
@@ -65,12 +47,12 @@ std::string stats_json(const RunSummary& run) {
       "\"pair_hash\": \"{:016x}\", \"candidates\": {}, \"method\": \"{}\", \"isa\": \"{}\", \"isa_requested\": \"{}\", "
       "\"threads\": {}, \"cell_size\": {}, \"runs\": {}, \"stages_ms\": {{{}}}, \"find_pairs_ms\": {:.3f}, "
       "\"find_pairs_min_ms\": {:.3f}, \"find_pairs_first_ms\": {:.3f}, \"pairs_per_s\": {:.0f}, "
-      "\"peak_rss_bytes\": {}{}}}",
+      "\"peak_rss_bytes\": {}}}",
       json_escape(run.scene_name), run.segments + run.circles + run.boxes, run.segments, run.circles, run.boxes,
       run.pairs, run.pair_hash, run.find.candidates, broad_phase_name(run.find.method), isa_name(run.find.isa),
       isa_name(run.isa_requested), run.find.threads, run.find.cell_size, run.runs, stages, run.find.total_ms,
       run.runs > 1 ? run.min_find_ms : run.find.total_ms, run.runs > 1 ? run.first_find_ms : run.find.total_ms,
-      per_second(run.pairs, run.find.total_ms), run.peak_bytes, run.peers ? peers_json(*run.peers) : "");
+      per_second(run.pairs, run.find.total_ms), run.peak_bytes);
 }
 
 void print_report(std::FILE* out, const RunSummary& run) {
@@ -98,18 +80,6 @@ void print_report(std::FILE* out, const RunSummary& run) {
     fmt::print(out, "memory     {:.1f} MiB peak resident ({:.0f} bytes per shape)\n",
                static_cast<double>(peak) / (1 << 20),
                shapes ? static_cast<double>(peak) / static_cast<double>(shapes) : 0.0);
-}
-
-void print_peer_line(std::FILE* out, const PeerComparison& c) {
-  std::vector<PeerTime> by_time = c.peers;
-  std::sort(by_time.begin(), by_time.end(), [](const auto& a, const auto& b) { return a.ms < b.ms; });
-  std::string others;
-  for (std::size_t i = 1; i < by_time.size(); ++i)
-    others += fmt::format("{}{} {} ms", i == 1 ? "; " : ", ", by_time[i].title, ms_text(by_time[i].ms));
-  fmt::print(out,
-             "peers      {}: hitgrid {} ms ({} thread{}), fastest peer {} {} ms on 1 thread ({:.1f}x{}), same pairs\n",
-             c.scene_name, ms_text(c.hitgrid_ms), c.threads, c.threads == 1 ? "" : "s", by_time.front().title,
-             ms_text(by_time.front().ms), c.hitgrid_ms > 0.0 ? by_time.front().ms / c.hitgrid_ms : 0.0, others);
 }
 
 }  // namespace hitgrid::cli

@@ -4,13 +4,11 @@
 
 #include <cstdint>
 #include <cstdio>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "hitgrid/broadphase/find_pairs.hpp"
 #include "hitgrid/core/scene.hpp"
-#include "peer_comparison.hpp"
 
 namespace hitgrid::cli {
 
@@ -26,20 +24,14 @@ struct RunSummary {
   unsigned runs = 1;                   // find_pairs repeated: find is the median run
   double min_find_ms = 0.0;
   double first_find_ms = 0.0;  // the first run, which pays for fresh memory
-  // Peak resident memory of the work reported, taken before anything else (the peer
-  // comparison) can raise it; 0 where unknown.
-  std::uint64_t peak_bytes = 0;
-  std::optional<PeerComparison> peers;  // the main job's comparison, when it ran
+  std::uint64_t peak_bytes = 0;  // peak resident memory of the work reported; 0 where unknown
 
   void set_scene(const std::string& name, const Scene& scene);
 };
 
 /// One JSON object on one line, no trailing newline.
 std::string stats_json(const RunSummary& run);
-/// The human-readable report (without the peer comparison).
+/// The human-readable report.
 void print_report(std::FILE* out, const RunSummary& run);
-/// The peer comparison as one line, e.g. "peers      uniform n=100000 seed=1: hitgrid 9.12 ms
-/// (2 threads), fastest peer CGAL 26.0 ms (2.9x; ...)".
-void print_peer_line(std::FILE* out, const PeerComparison& c);
 
 }  // namespace hitgrid::cli

@@ -1,7 +1,7 @@
 // The peer libraries compiled into hitgrid_peers: each is built only when its Debian
 // package was found (bench/peers/CMakeLists.txt defines HITGRID_HAVE_BOX2D,
-// HITGRID_HAVE_CGAL, HITGRID_HAVE_BULLET), so benchmarks and tests iterate over this list
-// instead of repeating the #ifs.
+// HITGRID_HAVE_CGAL, HITGRID_HAVE_BULLET), so benchmarks, tests and compare_peers iterate
+// over this list instead of repeating the #ifs.
 #pragma once
 
 #include <array>
