@@ -1,13 +1,9 @@
-// The grid's build on its own: every small shape into its home cell and the shapes
-// sorted by cell, row-major (HomeGrid: the parallel counting sort by row, then each
-// row's sort by column), per SCENES.md family, N and thread count; the large shapes are
-// only set aside (the tiled grid that pairs them builds as it searches). find_pairs runs
-// the rows' sort fused with the search, block by block while the rows are in the cache,
-// so the pipeline benchmarks (find_pairs_bench's bucket_ms counter, the command's
-// find_pairs.bucket stage) show only the first half; here both halves are timed together
-// as a grid a caller could query. Each reports shapes per second, the rows, the shapes
-// left to the tiled grid, and as its label a hash of the grid's order (HomeGrid::
-// order_hash), which must not depend on the thread count (tools/bench_report.py checks).
+// The grid's build step on its own (grid.hpp: plan, the home-cell grid with its rows
+// sorted, the large shapes' spans, the tiled grid), per standard family (docs/scenes.md),
+// N and thread count, with scratch kept between builds as a PairFinder keeps it. Each
+// reports shapes per second, the rows, the small shapes, the shapes left to the tiled
+// grid, and as its label a hash of the home-cell grid's order (HomeGrid::order_hash),
+// which must not depend on the thread count (tools/bench_report.py checks).
 //
 //   build/release/bench/grid_build_bench --benchmark_repetitions=3 --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
@@ -17,10 +13,10 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "cell_size.hpp"
+#include "block_cache.hpp"
+#include "grid.hpp"
 #include "hitgrid/core/generators.hpp"
 #include "hitgrid/simd/isa.hpp"
-#include "home_grid.hpp"
 #include "scene_cache.hpp"
 
 namespace {
@@ -31,35 +27,37 @@ void run(benchmark::State& state, Family family) {
   const auto n = static_cast<std::uint64_t>(state.range(0));
   const auto threads = static_cast<int>(state.range(1));
   const Scene& scene = bench::scene_for(family, n);
-  const KindRanges kinds = KindRanges::of(scene);
-  const PairKeyCodec codec{bits_for(scene.size())};
   const Isa isa = resolve_isa(Isa::automatic);
   tbb::task_arena arena(threads);
-  HomeGridStats stats;
-  std::size_t large = 0;
+  // Scratch kept between builds, as a PairFinder keeps it (block_cache.hpp).
+  BlockCache cache;
+  const BlockCacheObserver observer(arena, cache);
+  std::size_t large = 0, rows = 0, small = 0;
   std::uint64_t order = 0;
-  // As uniform_grid_pairs does: the extent and the cell size are part of the build.
-  // (may_give_up false: the home grid is built whatever its large shapes would cost,
-  // where find_pairs would switch such a scene to the tiled grid alone.)
+  // The build step of find_pairs' grid (grid.hpp): plan, home-cell grid, the large shapes'
+  // spans, tiled grid.
   auto build = [&](auto&& use) {
     arena.execute([&] {
-      const SceneExtent extent = scene_extent(scene);
-      const int log2_cell = choose_home_log2_cell(scene, extent, 0.0f);
-      stats = {};
-      HomeGrid grid(scene, kinds, codec, log2_cell, extent, false, isa, stats);
-      grid.sort_rows();
+      const BlockCache::Scope scope(&cache);
+      std::vector<StageTime> stages;
+      StageClock clock(stages);
+      const Grid grid = build_grid(scene, FindPairsOptions{}, isa, clock);
       use(grid);
     });
   };
   for (auto _ : state)
-    build([&](const HomeGrid& grid) {
-      large = grid.large_ids().size();
+    build([&](const Grid& grid) {
+      large = grid.tiled_only ? scene.size() : grid.home.large_ids().size();
       benchmark::DoNotOptimize(&grid);
     });
-  build([&](const HomeGrid& grid) { order = grid.order_hash(); });  // untimed: a byte-wise hash is slow
+  build([&](const Grid& grid) {  // untimed: a byte-wise hash is slow
+    order = grid.home.order_hash();
+    rows = grid.home.rows().size();
+    small = grid.home.small_count();
+  });
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
-  state.counters["rows"] = static_cast<double>(stats.rows);
-  state.counters["small"] = static_cast<double>(stats.small);
+  state.counters["rows"] = static_cast<double>(rows);
+  state.counters["small"] = static_cast<double>(small);
   state.counters["large"] = static_cast<double>(large);
   state.SetLabel(fmt::format("order={:016x}", order));
 }

@@ -1,8 +1,6 @@
 // hitgrid: every colliding pair among millions of 2D shapes, exact and fast.
 //
 // Exit status: 0 success, 1 bad input or failed I/O (message on stderr), 2 bad usage.
-#include <malloc.h>
-
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
@@ -12,15 +10,6 @@
 #include "hitgrid/core/error.hpp"
 
 int main(int argc, char** argv) {
-  // Keep freed memory instead of returning it to the OS: each find_pairs call allocates
-  // ~100 bytes per shape of scratch, and fresh pages cost far more than the work on them
-  // (first touch measured at 0.55 ms per MB on the development VM, rewriting 0.04 ms/MB),
-  // so repeated runs (--repeat) would otherwise measure the kernel's page faults. glibc
-  // caps M_MMAP_THRESHOLD at 32 MiB, and larger blocks would still be mapped fresh each
-  // time, so mmap is turned off instead: every block comes from the heap, which is never
-  // trimmed.
-  mallopt(M_MMAP_MAX, 0);
-  mallopt(M_TRIM_THRESHOLD, -1);
   CLI::App app{
       "hitgrid: every colliding pair among millions of 2D segments, circles and boxes, exact and fast.\n"
       "With no verb, runs the main job on a built-in scene and reports pairs, stage times and pairs/s."};

@@ -2,116 +2,121 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <mutex>
 #include <new>
-#include <vector>
 
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
 
-namespace hitgrid::block_cache {
+namespace hitgrid {
 namespace {
 
 constexpr std::align_val_t alignment{64};
-// Each cached-size block starts with a header holding its real size (a reused block may
-// be larger than the request that returns it).
+// Each large block starts with a header: its cache (null: the heap's) and its real size
+// (a reused block may be larger than the request that returns it).
 constexpr std::size_t header = 64;
-
-struct Block {
-  char* base;
-  std::size_t size;  // usable bytes after the header
+struct Header {
+  BlockCache* owner;
+  std::size_t size;
 };
+static_assert(sizeof(Header) <= header);
 
-struct Cache {
-  std::mutex mutex;
-  std::vector<Block> free;  // kept blocks
-  std::size_t bytes = 0;
-  void release_all() noexcept {
-    for (const Block& b : free) ::operator delete(b.base, alignment);
-    free.clear();
-    bytes = 0;
-  }
-};
+thread_local BlockCache* current_cache = nullptr;
 
-/// Never destroyed: buffers in other static objects may be freed after it would be.
-Cache& cache() {
-  static Cache* c = new Cache;
-  return *c;
+/// A new block of `bytes` usable bytes after the header, on huge pages where Linux allows.
+char* new_block(std::size_t bytes) {
+  char* base = static_cast<char*>(::operator new(bytes + header, alignment));
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  // Ask for transparent huge pages over the block's whole 2 MiB pages.
+  constexpr std::uintptr_t huge = std::uintptr_t{1} << 21;
+  const auto from = (reinterpret_cast<std::uintptr_t>(base) + huge - 1) & ~(huge - 1);
+  const auto to = (reinterpret_cast<std::uintptr_t>(base) + bytes + header) & ~(huge - 1);
+  if (to > from) madvise(reinterpret_cast<void*>(from), to - from, MADV_HUGEPAGE);
+#endif
+  return base;
 }
 
 }  // namespace
 
-void* allocate(std::size_t bytes) {
-  if (bytes < min_cached_bytes) return ::operator new(bytes, alignment);
-  {
-    Cache& c = cache();
-    const std::lock_guard<std::mutex> lock(c.mutex);
-    // The smallest kept block that fits, if it is no more than twice the request.
-    auto best = c.free.end();
-    for (auto it = c.free.begin(); it != c.free.end(); ++it)
-      if (it->size >= bytes && it->size / 2 <= bytes && (best == c.free.end() || it->size < best->size)) best = it;
-    if (best != c.free.end()) {
-      char* base = best->base;
-      c.bytes -= best->size;
-      c.free.erase(best);
-      return base + header;
-    }
-  }
-  char* base = static_cast<char*>(::operator new(bytes + header, alignment));
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-  {
-    // Ask for transparent huge pages over the block's whole 2 MiB pages.
-    constexpr std::uintptr_t huge = std::uintptr_t{1} << 21;
-    const auto from = (reinterpret_cast<std::uintptr_t>(base) + huge - 1) & ~(huge - 1);
-    const auto to = (reinterpret_cast<std::uintptr_t>(base) + bytes + header) & ~(huge - 1);
-    if (to > from) madvise(reinterpret_cast<void*>(from), to - from, MADV_HUGEPAGE);
-  }
-#endif
-  *reinterpret_cast<std::size_t*>(base) = bytes;
-  return base + header;
+BlockCache::~BlockCache() { release(); }
+
+BlockCache* BlockCache::current() noexcept { return current_cache; }
+void BlockCache::set_current(BlockCache* cache) noexcept { current_cache = cache; }
+
+BlockCache::Scope::Scope(BlockCache* cache) noexcept : previous_(current_cache) { current_cache = cache; }
+BlockCache::Scope::~Scope() { current_cache = previous_; }
+
+char* BlockCache::take(std::size_t bytes) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  // The smallest kept block that fits, if it is no more than twice the request.
+  auto best = free_.end();
+  for (auto it = free_.begin(); it != free_.end(); ++it)
+    if (it->size >= bytes && it->size / 2 <= bytes && (best == free_.end() || it->size < best->size)) best = it;
+  if (best == free_.end()) return nullptr;
+  char* base = best->base;
+  bytes_ -= best->size;
+  free_.erase(best);
+  return base;
 }
 
-void deallocate(void* p, std::size_t bytes) noexcept {
-  if (p == nullptr) return;
-  if (bytes < min_cached_bytes) {
-    ::operator delete(p, alignment);
-    return;
-  }
-  char* base = static_cast<char*>(p) - header;
-  const std::size_t size = *reinterpret_cast<std::size_t*>(base);
-  Cache& c = cache();
-  const std::lock_guard<std::mutex> lock(c.mutex);
-  if (size > max_cached_bytes) {
+void BlockCache::give_back(char* base, std::size_t size) noexcept {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  if (size > max_bytes_) {
     ::operator delete(base, alignment);
     return;
   }
   // Make room by dropping the largest kept blocks first (the rarest sizes).
-  while (c.bytes + size > max_cached_bytes) {
+  while (bytes_ + size > max_bytes_) {
     auto largest =
-        std::max_element(c.free.begin(), c.free.end(), [](const Block& x, const Block& y) { return x.size < y.size; });
-    c.bytes -= largest->size;
+        std::max_element(free_.begin(), free_.end(), [](const Block& x, const Block& y) { return x.size < y.size; });
+    bytes_ -= largest->size;
     ::operator delete(largest->base, alignment);
-    c.free.erase(largest);
+    free_.erase(largest);
   }
   try {
-    c.free.push_back({base, size});
-    c.bytes += size;
+    free_.push_back({base, size});
+    bytes_ += size;
   } catch (...) {
     ::operator delete(base, alignment);
   }
 }
 
-void release() noexcept {
-  Cache& c = cache();
-  const std::lock_guard<std::mutex> lock(c.mutex);
-  c.release_all();
+void BlockCache::release() noexcept {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  for (const Block& b : free_) ::operator delete(b.base, alignment);
+  free_.clear();
+  bytes_ = 0;
 }
 
-std::size_t cached_bytes() noexcept {
-  Cache& c = cache();
-  const std::lock_guard<std::mutex> lock(c.mutex);
-  return c.bytes;
+std::size_t BlockCache::cached_bytes() const noexcept {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  return bytes_;
 }
 
-}  // namespace hitgrid::block_cache
+void* allocate_block(std::size_t bytes) {
+  if (bytes < BlockCache::min_cached_bytes) return ::operator new(bytes, alignment);
+  BlockCache* cache = current_cache;
+  char* base = cache ? cache->take(bytes) : nullptr;
+  if (base == nullptr) {
+    base = new_block(bytes);
+    *reinterpret_cast<Header*>(base) = {cache, bytes};
+  }
+  return base + header;
+}
+
+void deallocate_block(void* p, std::size_t bytes) noexcept {
+  if (p == nullptr) return;
+  if (bytes < BlockCache::min_cached_bytes) {
+    ::operator delete(p, alignment);
+    return;
+  }
+  char* base = static_cast<char*>(p) - header;
+  const Header h = *reinterpret_cast<const Header*>(base);
+  if (h.owner == nullptr) {
+    ::operator delete(base, alignment);
+    return;
+  }
+  h.owner->give_back(base, h.size);
+}
+
+}  // namespace hitgrid

@@ -1,32 +1,100 @@
-// Large scratch blocks kept between find_pairs calls.
+// Large scratch blocks kept between the calls of one PairFinder.
 //
 // A call needs tens of megabytes of scratch per million shapes. Fresh memory from the OS
-// costs far more than the work done on it (first touch measured at 0.55 ms per MB on the
-// development VM, rewriting 0.04 ms per MB), and glibc maps such blocks fresh on every
-// call (above its mmap threshold) or trims them away between calls, so an engine that
-// rebuilds every frame would pay the page faults every frame (uniform 1M, one thread:
-// 81 ms a call instead of 45). Blocks of at least min_cached_bytes are therefore kept
-// when freed, up to max_cached_bytes in all, and handed out again to requests of up to
-// their size (and at least half of it). On Linux new blocks ask for transparent huge
-// pages (madvise): the grid streams through several such buffers at once, a thousand
-// rows apart, and with 4 KiB pages that missed the TLB (uniform 1M, one thread: about
-// 0.8 ms of 32 a call).
+// costs far more than the work done on it (the first touch of a page is a fault), and
+// glibc maps blocks this large fresh on every call (above its mmap threshold) or trims
+// them away between calls, so an engine that finds pairs every frame would pay the page
+// faults every frame. A PairFinder therefore owns a BlockCache: blocks of at least
+// min_cached_bytes are kept when freed, up to a bound, and handed out again to requests
+// of up to their size (and at least half of it); destroying the PairFinder, or
+// release(), gives them back. On Linux new blocks ask for transparent huge pages
+// (madvise): the grid streams through several such buffers at once, a thousand rows
+// apart, and with 4 KiB pages that misses the TLB.
+//
+// The grid's buffers (UninitializedVector) allocate through allocate_block, which takes
+// the calling thread's current cache: the PairFinder sets it on every thread that works
+// in its task arena (BlockCache::Scope). Each block remembers its cache in a header, so
+// it goes back to the right one whatever thread frees it. Outside a PairFinder's arena
+// blocks come from the heap and go back to it.
 #pragma once
 
+#include <tbb/task_arena.h>
+#include <tbb/task_scheduler_observer.h>
+
 #include <cstddef>
+#include <mutex>
+#include <vector>
 
-namespace hitgrid::block_cache {
+namespace hitgrid {
 
-inline constexpr std::size_t min_cached_bytes = std::size_t{1} << 20;
-inline constexpr std::size_t max_cached_bytes = std::size_t{512} << 20;
+class BlockCache {
+ public:
+  static constexpr std::size_t min_cached_bytes = std::size_t{1} << 20;
+  static constexpr std::size_t default_max_bytes = std::size_t{512} << 20;
 
-/// bytes of storage aligned for any type (64 bytes); throws std::bad_alloc.
-void* allocate(std::size_t bytes);
-/// Frees (or keeps) a block from allocate; `bytes` as requested.
-void deallocate(void* p, std::size_t bytes) noexcept;
-/// Returns every kept block to the system.
-void release() noexcept;
-/// Bytes kept now.
-std::size_t cached_bytes() noexcept;
+  explicit BlockCache(std::size_t max_bytes = default_max_bytes) : max_bytes_(max_bytes) {}
+  /// Frees every kept block. Blocks handed out must have come back first.
+  ~BlockCache();
+  BlockCache(const BlockCache&) = delete;
+  BlockCache& operator=(const BlockCache&) = delete;
 
-}  // namespace hitgrid::block_cache
+  /// Returns every kept block to the system.
+  void release() noexcept;
+  /// Bytes kept now.
+  std::size_t cached_bytes() const noexcept;
+
+  /// The calling thread's cache (null: none).
+  static BlockCache* current() noexcept;
+  /// Makes `cache` the calling thread's current cache for the scope's lifetime.
+  class Scope {
+   public:
+    explicit Scope(BlockCache* cache) noexcept;
+    ~Scope();
+    Scope(const Scope&) = delete;
+    Scope& operator=(const Scope&) = delete;
+
+   private:
+    BlockCache* previous_;
+  };
+  static void set_current(BlockCache* cache) noexcept;
+
+ private:
+  friend void* allocate_block(std::size_t bytes);
+  friend void deallocate_block(void* p, std::size_t bytes) noexcept;
+  struct Block {
+    char* base;
+    std::size_t size;  // usable bytes after the header
+  };
+  /// A kept block of at least `bytes` and at most twice that, or null.
+  char* take(std::size_t bytes);
+  /// Keeps a block (or frees it, if it does not fit the bound).
+  void give_back(char* base, std::size_t size) noexcept;
+
+  std::size_t max_bytes_;
+  mutable std::mutex mutex_;
+  std::vector<Block> free_;
+  std::size_t bytes_ = 0;
+};
+
+/// Makes a cache current on every thread while it works in one task arena, and on none
+/// after (the thread that calls the arena's execute needs a Scope of its own).
+class BlockCacheObserver : public tbb::task_scheduler_observer {
+ public:
+  BlockCacheObserver(tbb::task_arena& arena, BlockCache& cache) : tbb::task_scheduler_observer(arena), cache_(cache) {
+    observe(true);
+  }
+  ~BlockCacheObserver() override { observe(false); }
+  void on_scheduler_entry(bool) override { BlockCache::set_current(&cache_); }
+  void on_scheduler_exit(bool) override { BlockCache::set_current(nullptr); }
+
+ private:
+  BlockCache& cache_;
+};
+
+/// `bytes` of storage aligned to 64 bytes, from the current cache when there is one and
+/// the request is large enough; throws std::bad_alloc.
+void* allocate_block(std::size_t bytes);
+/// Frees (or keeps) a block from allocate_block; `bytes` as requested.
+void deallocate_block(void* p, std::size_t bytes) noexcept;
+
+}  // namespace hitgrid

@@ -30,26 +30,39 @@ SceneExtent scene_extent(const Scene& scene) {
 
 namespace {
 
-/// The k-th smallest, k = rank(count), of the extents (larger side of the bounding box)
-/// of up to 4096 of the n shapes: all of them, or 64 runs of 64 consecutive shapes spread
-/// evenly through them (runs, not single shapes: each sample spread alone missed the cache
-/// in every coordinate array, 0.3 ms of uniform 1M's 20 ms on two threads).
-template <class Rank, class BoxOf>
-double sampled_extent(std::size_t n, Rank rank, BoxOf box_of) {
+// The tiled grid's automatic cell side (choose_log2_cell): this many median extents, but
+// at most this many mean spacings.
+constexpr double tiled_cell_per_median_extent = 2.5;
+constexpr double tiled_cell_max_spacings = 4.0;
+// The home grid's automatic cell side (choose_home_cells): the extent at this percentile,
+// but at least the mean spacing over this.
+constexpr std::size_t home_cell_percentile = 95;
+constexpr double home_cell_min_spacing_fraction = 4.0;
+
+/// The bounding boxes of up to 4096 of the n shapes: all of them, or 64 runs of 64
+/// consecutive shapes spread evenly through them (runs, not single shapes: a sample spread
+/// one shape at a time misses the cache in every coordinate array).
+template <class BoxOf>
+std::vector<Aabb> sampled_boxes(std::size_t n, BoxOf box_of) {
   constexpr std::size_t runs = 64, run_length = 64;
-  std::vector<float> extents;
-  extents.reserve(std::min(n, runs * run_length));
-  auto add = [&](std::size_t i) {
-    const Aabb b = box_of(i);
-    extents.push_back(std::max(b.max.x - b.min.x, b.max.y - b.min.y));
-  };
+  std::vector<Aabb> boxes;
+  boxes.reserve(std::min(n, runs * run_length));
   if (n <= runs * run_length) {
-    for (std::size_t i = 0; i < n; ++i) add(i);
+    for (std::size_t i = 0; i < n; ++i) boxes.push_back(box_of(i));
   } else {
     for (std::size_t r = 0; r < runs; ++r)
-      for (std::size_t i = r * n / runs, end = i + run_length; i < end; ++i) add(i);
+      for (std::size_t i = r * n / runs, end = i + run_length; i < end; ++i) boxes.push_back(box_of(i));
   }
-  if (extents.empty()) return 0.0;
+  return boxes;
+}
+
+/// The k-th smallest, k = rank(count), of the boxes' extents (larger side).
+template <class Rank>
+double ranked_extent(const std::vector<Aabb>& boxes, Rank rank) {
+  if (boxes.empty()) return 0.0;
+  std::vector<float> extents;
+  extents.reserve(boxes.size());
+  for (const Aabb& b : boxes) extents.push_back(std::max(b.max.x - b.min.x, b.max.y - b.min.y));
   const std::size_t k = rank(extents.size());
   std::nth_element(extents.begin(), extents.begin() + static_cast<std::ptrdiff_t>(k), extents.end());
   return extents[k];
@@ -73,31 +86,32 @@ double minimum_cell(const SceneExtent& ext) {
   return std::max({width * 0x1p-30, height * 0x1p-30, max_abs * 0x1p-50, 0x1p-149});
 }
 
-int choose_home_log2_cell(const Scene& scene, const SceneExtent& ext, float requested) {
+HomeCells choose_home_cells(const Scene& scene, const SceneExtent& ext, float requested) {
   const double min_cell = minimum_cell(ext);
-  if (requested > 0.0f) return std::ilogb(std::max<double>(requested, min_cell));
+  if (requested > 0.0f) return {std::ilogb(std::max<double>(requested, min_cell)), false};
   const KindRanges kinds = KindRanges::of(scene);
-  const auto q95_rank = [](std::size_t count) { return (count - 1) * 95 / 100; };
-  const double q95 = sampled_extent(scene.size(), q95_rank, [&](std::size_t i) {
-    return record_of(scene, kinds, static_cast<std::uint32_t>(i)).box;
-  });
-  double cell = std::max({q95, mean_spacing(ext, scene.size()) / 4, min_cell});
+  const std::vector<Aabb> sample = sampled_boxes(
+      scene.size(), [&](std::size_t i) { return record_of(scene, kinds, static_cast<std::uint32_t>(i)).box; });
+  const double q95 = ranked_extent(sample, [](std::size_t count) { return (count - 1) * home_cell_percentile / 100; });
+  double cell = std::max({q95, mean_spacing(ext, scene.size()) / home_cell_min_spacing_fraction, min_cell});
   if (!std::isfinite(cell)) cell = min_cell;
-  return log2_at_or_above(cell);
+  const int log2_cell = log2_at_or_above(cell);
+  // The rows the sample's large shapes cross, against many_large_rows_per_shape per
+  // sampled shape.
+  const GridCells cells(log2_cell);
+  std::uint64_t crossed = 0;
+  for (const Aabb& b : sample)
+    if (!is_small(cells, b)) crossed += static_cast<std::uint64_t>(cells.span(b.min.y, b.max.y).size());
+  return {log2_cell, crossed > many_large_rows_per_shape * sample.size()};
 }
 
 int choose_log2_cell(const UninitializedVector<ShapeRecord>& shapes, const SceneExtent& ext, float requested) {
   const double min_cell = minimum_cell(ext);
   if (requested > 0.0f) return std::ilogb(std::max<double>(requested, min_cell));
-  const double median = sampled_extent(
-      shapes.size(), [](std::size_t count) { return count / 2; }, [&](std::size_t i) { return shapes[i].box; });
-  // Long shapes (long_tail's segments a quarter of the world long) cost rows + columns
-  // entries whatever the cell size, and smaller cells let fewer of their pairs meet in a
-  // cell by chance: for them the spacing, not the extent, sets the size (cells of 4x the
-  // spacing took 120 ms against 285 ms with 2.5x the median extent, 512, for long_tail's
-  // 10,000 long segments).
+  const double median = ranked_extent(sampled_boxes(shapes.size(), [&](std::size_t i) { return shapes[i].box; }),
+                                      [](std::size_t count) { return count / 2; });
   const double spacing = mean_spacing(ext, shapes.size());
-  double cell = std::max(std::min(2.5 * median, 4 * spacing), spacing);
+  double cell = std::max(std::min(tiled_cell_per_median_extent * median, tiled_cell_max_spacings * spacing), spacing);
   if (!(cell > 0.0) || !std::isfinite(cell)) cell = 1.0;
   cell = std::max(cell, min_cell);
   return static_cast<int>(std::lround(std::log2(cell)));

@@ -7,13 +7,23 @@
 #include <cmath>
 #include <optional>
 
+#include "block_cache.hpp"
+#include "grid.hpp"
 #include "hitgrid/broadphase/brute_force.hpp"
 #include "hitgrid/broadphase/sweep_and_prune.hpp"
-#include "hitgrid/broadphase/uniform_grid.hpp"
-#include "hitgrid/core/error.hpp"
 #include "hitgrid/core/detail/stopwatch.hpp"
+#include "hitgrid/core/error.hpp"
+#include "stage_clock.hpp"
 
 namespace hitgrid {
+namespace {
+
+void check_cell_size(float size, const char* what) {
+  if (!std::isfinite(size) || size < 0.0f)
+    throw Error(std::string(what) + " must be a finite number >= 0 (0 chooses it automatically)");
+}
+
+}  // namespace
 
 std::string_view broad_phase_name(BroadPhase method) {
   switch (method) {
@@ -29,20 +39,48 @@ std::string_view broad_phase_name(BroadPhase method) {
   return "?";
 }
 
-PairList find_pairs(const Scene& scene, const FindPairsOptions& options, FindPairsReport* report) {
-  if (!std::isfinite(options.cell_size) || options.cell_size < 0.0f)
-    throw Error("cell size must be a finite number >= 0 (0 chooses it automatically)");
-  // Checked up front for every method, so that scripts asking for an ISA the machine
-  // lacks fail whichever method runs.
+struct PairFinder::State {
+  State(const FindPairsOptions& o, Isa resolved, unsigned thread_count)
+      : options(o),
+        isa(resolved),
+        threads(thread_count),
+        cache(o.max_kept_bytes),
+        arena(static_cast<int>(thread_count)),
+        observer(arena, cache) {}
+  FindPairsOptions options;
+  Isa isa;           // concrete
+  unsigned threads;  // resolved
+  BlockCache cache;  // before the arena and its observer, which refer to it
+  tbb::task_arena arena;
+  BlockCacheObserver observer;
+};
+
+PairFinder::PairFinder(const FindPairsOptions& options) {
+  check_cell_size(options.cell_size, "cell size");
+  check_cell_size(options.large_cell_size, "large cell size");
+  // Checked here for every method, so that a program asking for an ISA the machine lacks
+  // fails whichever method it runs.
   const Isa isa = resolve_isa(options.isa);
   const unsigned threads =
       options.threads == 0 ? static_cast<unsigned>(tbb::info::default_concurrency()) : options.threads;
-  const BroadPhase method = options.method == BroadPhase::automatic ? BroadPhase::grid : options.method;
+  state_ = std::make_unique<State>(options, isa, threads);
+}
 
+PairFinder::~PairFinder() = default;
+PairFinder::PairFinder(PairFinder&&) noexcept = default;
+PairFinder& PairFinder::operator=(PairFinder&&) noexcept = default;
+
+const FindPairsOptions& PairFinder::options() const { return state_->options; }
+std::size_t PairFinder::kept_bytes() const { return state_->cache.cached_bytes(); }
+void PairFinder::release_memory() { state_->cache.release(); }
+
+PairList PairFinder::find_pairs(const Scene& scene, FindPairsReport* report) {
+  State& s = *state_;
+  const BroadPhase method = s.options.method == BroadPhase::automatic ? BroadPhase::grid : s.options.method;
   FindPairsReport local;
   local.method = method;
-  local.isa = Isa::scalar;
-  local.threads = threads;
+  local.isa = method == BroadPhase::grid ? s.isa : Isa::scalar;
+  local.threads = s.threads;
 
   Stopwatch total;
   PairList pairs;
@@ -50,42 +88,44 @@ PairList find_pairs(const Scene& scene, const FindPairsOptions& options, FindPai
   // check determinism on a small machine, or to oversubscribe on purpose) needs the cap
   // raised for the duration of the call, or the arena silently runs with fewer.
   std::optional<tbb::global_control> allow_more;
-  if (threads > static_cast<unsigned>(tbb::info::default_concurrency()))
-    allow_more.emplace(tbb::global_control::max_allowed_parallelism, threads);
-  tbb::task_arena arena(static_cast<int>(threads));
-  arena.execute([&] {
-    if (method == BroadPhase::brute_force) {
-      Stopwatch clock;
-      pairs = brute_force_pairs(scene);
-      const std::uint64_t n = scene.size();
-      local.candidates = n * (n - (n > 0)) / 2;
-      local.stages.push_back({"all_pairs", clock.lap_ms()});
-    } else if (method == BroadPhase::grid) {
-      GridStats g;
-      GridOptions go;
-      go.cell_size = options.cell_size;
-      go.isa = isa;
-      pairs = uniform_grid_pairs(scene, go, &g);
-      local.candidates = g.candidates;
-      local.cell_size = g.cell_size;
-      local.isa = g.isa;
-      local.stages = {{"bounds", g.bounds_ms},
-                      {"bucket", g.bucket_ms},
-                      {"small_pairs", g.pairs_ms},
-                      {"large_small_pairs", g.large_ms},
-                      {"large_large_pairs", g.large_large_ms},
-                      {"merge", g.merge_ms}};
-    } else {
-      SweepStats s;
-      pairs = sweep_and_prune_pairs(scene, &s);
-      local.candidates = s.candidates;
-      local.stages = {
-          {"bounds", s.bounds_ms}, {"sort", s.sort_ms}, {"sweep_and_test", s.sweep_ms}, {"merge", s.merge_ms}};
+  if (s.threads > static_cast<unsigned>(tbb::info::default_concurrency()))
+    allow_more.emplace(tbb::global_control::max_allowed_parallelism, s.threads);
+  s.arena.execute([&] {
+    // The calling thread too (the observer covers the arena's workers).
+    const BlockCache::Scope scope(&s.cache);
+    StageClock clock(local.stages);
+    switch (method) {
+      case BroadPhase::brute_force: {
+        pairs = brute_force_pairs(scene);
+        const std::uint64_t n = scene.size();
+        local.candidates = n * (n - (n > 0)) / 2;
+        clock.lap("all_pairs");
+        break;
+      }
+      case BroadPhase::sweep_and_prune:
+        pairs = sweep_and_prune_pairs(scene, &local);
+        break;
+      default: {
+        const Grid grid = build_grid(scene, s.options, s.isa, clock);
+        pairs = grid_pairs(grid, s.isa, clock, local.candidates);
+        local.cell_size = grid.tiled_only ? grid.tiled.cell_size() : grid.home.cells().cell_size();
+        local.large_cell_size = grid.tiled.cell_size();
+        local.small_shapes = grid.home.small_count();
+        local.large_shapes = grid.tiled_only ? scene.size() : grid.home.large_ids().size();
+        local.tiled_entries = grid.tiled.entries();
+        break;
+      }
     }
   });
   local.total_ms = total.lap_ms();
   if (report) *report = std::move(local);
   return pairs;
+}
+
+PairList find_pairs(const Scene& scene, const FindPairsOptions& options, FindPairsReport* report) {
+  FindPairsOptions once = options;
+  once.max_kept_bytes = 0;  // nothing to keep it for
+  return PairFinder(once).find_pairs(scene, report);
 }
 
 }  // namespace hitgrid

@@ -89,6 +89,12 @@ class GridCells {
   double inv_h_;
 };
 
+/// Whether a shape with these bounds is small in a grid of these cells: its box spans at
+/// most two columns and two rows (the home-cell grid stores it once, home_grid.hpp).
+inline bool is_small(const GridCells& cells, const Aabb& box) {
+  return cells.index(box.max.x) - cells.index(box.min.x) <= 1 && cells.index(box.max.y) - cells.index(box.min.y) <= 1;
+}
+
 template <class F>
 void GridCells::for_each_segment_row(const Segment& s, std::int64_t row_lo, std::int64_t row_hi, F&& f) const {
   // Order the endpoints bottom to top.

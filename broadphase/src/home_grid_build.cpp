@@ -1,5 +1,8 @@
-// Building the home-cell grid: the small shapes sorted by home cell (row-major) and,
-// within each row, by the left edges of their boxes; the large shapes kept aside.
+// Building the home-cell grid (home_grid.hpp), in stages:
+//   1. bucket: the shapes grouped by home row (dense worlds: the block-parallel counting
+//      sort; sparse worlds: a radix sort on exact home cell ids), the large shapes aside;
+//   2. sort: each row into column order, its boxes written into the grid's columns.
+// Fixed blocks and stable steps make the order independent of the thread count.
 
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
@@ -14,14 +17,37 @@
 #include <xmmintrin.h>
 #endif
 
+#include "counting_sort.hpp"
 #include "hitgrid/core/detail/fnv1a.hpp"
-#include "hitgrid/core/detail/stopwatch.hpp"
 #include "home_grid.hpp"
+#include "pair_keys.hpp"
 #include "radix_sort.hpp"
 #include "segment_home_rows.hpp"
 
 namespace hitgrid {
 namespace {
+
+/// Shapes per block of the counting sort by row, at least: fewer make the blocks' tables
+/// of row counters cost more than the shapes.
+constexpr int shapes_per_block_log2 = 14;
+constexpr std::size_t max_row_blocks = 256;
+/// At most this many row counters in all blocks' tables together.
+constexpr std::size_t max_row_counters = std::size_t{1} << 22;
+/// Rows (of the scene's extent) per shape above which the world is sparse: it is bucketed
+/// by exact cell id instead, so that memory follows the shapes, not the world's area.
+constexpr std::uint64_t dense_rows_per_shape = 4;
+constexpr std::uint64_t dense_rows_slack = 1024;
+
+/// A row's cells are sorted by left edge when a shape shares its cell with this many on
+/// average, counting itself (the sum of the squared cell counts over the shapes).
+constexpr std::uint32_t by_left_sharing = 3;
+/// A row whose columns range over more than this many per shape (plus a constant) is
+/// sorted by comparisons instead of counting.
+constexpr std::uint64_t counted_columns_per_shape = 4;
+constexpr std::uint64_t counted_columns_slack = 64;
+/// A cell with more shapes than this is sorted by left edge with std::sort before the
+/// insertion pass (which is linear only for nearly sorted cells).
+constexpr std::uint32_t insertion_cell_limit = 32;
 
 /// A shape and its home cell (row-major index), for the sparse sort; large shapes get a
 /// key past every cell, which sorts them to the end.
@@ -32,50 +58,132 @@ struct KeyedShape {
 
 }  // namespace
 
-HomeGrid::HomeGrid(const Scene& scene, KindRanges kinds, PairKeyCodec keys, int log2_cell, const SceneExtent& extent,
-                   bool may_give_up, Isa isa, HomeGridStats& stats)
-    : kinds_(kinds), keys_(keys), cells_(log2_cell), isa_(isa), stats_(stats) {
-  Stopwatch clock;
-  const std::size_t n = scene.size();
-  if (n != 0) {
-    const CellSpan cols = cells_.span(extent.minx, extent.maxx), rows = cells_.span(extent.miny, extent.maxy);
-    col0_ = cols.lo;
-    row0_ = rows.lo;
-    cols_ = static_cast<std::uint64_t>(cols.size());
-    const auto row_count = static_cast<std::uint64_t>(rows.size());
-    if (row_count <= 4 * std::uint64_t{n} + 1024 && row_count < (std::uint64_t{1} << 31))  // rows fit 32 bits
-      bucket_by_rows(scene, row_count, may_give_up);
-    else
-      bucket_by_cells(scene, row_count);
+class HomeGrid::Builder {
+ public:
+  Builder(HomeGrid& g, const Scene& scene, const KindRanges& kinds, Isa isa)
+      : g_(g), scene_(scene), kinds_(kinds), isa_(isa) {}
+
+  void bucket_by_rows(std::uint64_t row_count);
+  void bucket_by_cells(std::uint64_t row_count);
+  void sort_rows();
+
+ private:
+  /// Per-thread scratch of the row sort.
+  struct RowScratch {
+    std::vector<Aabb> box;
+    std::vector<std::uint32_t> col, count, order;
+  };
+  /// A row's shapes in column order: what column_order found out.
+  struct ColumnOrder {
+    std::uint32_t most;  // shapes in the row's fullest cell
+    bool shared;         // a shape shares its cell with by_left_sharing or more on average
+  };
+
+  std::uint32_t count_block_rows(std::size_t b, const Blocks& blocks, std::uint64_t row_count, std::uint32_t* shape_row,
+                                 std::uint32_t* count) const;
+  void set_aside_large(std::uint32_t small);
+  void list_rows(const std::vector<std::uint32_t>& row_begin, std::uint64_t row_count);
+
+  void sort_row(std::size_t k, RowScratch& t);
+  void row_boxes(const Row& row, RowScratch& t, std::uint32_t& lo, std::uint32_t& hi) const;
+  ColumnOrder column_order(RowScratch& t, std::uint32_t lo, std::uint32_t hi) const;
+  static void order_by_left_edge(RowScratch& t, std::uint32_t lo, std::uint32_t hi, std::uint32_t most);
+  void store_row(const Row& row, const RowScratch& t);
+
+  void size_columns(std::size_t small);
+  void store(std::size_t p, const Aabb& box, std::uint32_t item) {
+    g_.minx_[p] = box.min.x;
+    g_.miny_[p] = box.min.y;
+    g_.maxx_[p] = box.max.x;
+    g_.maxy_[p] = box.max.y;
+    g_.item_[p] = item;
   }
-  stats_.small = item_.size();
-  stats_.rows = rows_.size();
-  stats_.bucket_ms = clock.lap_ms();
+
+  HomeGrid& g_;
+  const Scene& scene_;
+  const KindRanges& kinds_;
+  Isa isa_;
+};
+
+HomeGrid HomeGrid::build(const Scene& scene, const KindRanges& kinds, int log2_cell, const SceneExtent& extent,
+                         Isa isa) {
+  HomeGrid g;
+  g.cells_ = GridCells(log2_cell);
+  const std::size_t n = scene.size();
+  if (n == 0) return g;
+  const CellSpan cols = g.cells_.span(extent.minx, extent.maxx), rows = g.cells_.span(extent.miny, extent.maxy);
+  g.col0_ = cols.lo;
+  g.row0_ = rows.lo;
+  g.cols_ = static_cast<std::uint64_t>(cols.size());
+  const auto row_count = static_cast<std::uint64_t>(rows.size());
+  Builder b(g, scene, kinds, isa);
+  if (row_count <= dense_rows_per_shape * std::uint64_t{n} + dense_rows_slack &&
+      row_count < (std::uint64_t{1} << 31)) {  // rows fit 32 bits
+    b.bucket_by_rows(row_count);
+    b.sort_rows();
+  } else {
+    b.bucket_by_cells(row_count);  // leaves the rows sorted
+  }
+  return g;
 }
 
-/// Dense worlds: a parallel counting sort by row (fixed blocks of shapes count their rows,
-/// a prefix sum over (row, block) gives each block its own ranges, each block writes its
-/// shapes straight to their places, large shapes into one more "row" past the last), then
-/// per row a sort by left edge into the final columns (sort_row, which pairs_among runs
-/// block by block just before searching those rows). Both steps write in
-/// streams (one per row, then within one row's range), where sorting indices and gathering
-/// the shapes afterwards would miss the cache on every shape. The fixed blocks and stable
-/// steps make the order independent of the thread count.
-void HomeGrid::bucket_by_rows(const Scene& scene, std::uint64_t row_count, bool may_give_up) {
-  const std::size_t n = scene.size();
-  const std::size_t blocks =
-      std::clamp<std::size_t>(std::min(n >> 14, (std::size_t{1} << 22) / (row_count + 1)), 1, 256);
-  const std::size_t block_size = (n + blocks - 1) / blocks;
-  const std::size_t buckets = row_count + 1;  // the last one holds the large shapes (row_count < 2^32: see caller)
-  auto row_of = [&](const Aabb& b) {
-    return is_small(cells_, b) ? static_cast<std::uint64_t>(cells_.index(b.min.y) - row0_) : row_count;
-  };
-  std::vector<std::uint32_t> place(blocks * buckets, 0);
-  std::vector<std::uint64_t> large_rows(blocks, 0);
+/// Dense worlds: the counting sort by row (counting_sort.hpp), the large shapes into one
+/// more "row" past the last. The scatter writes one stream per row, where sorting indices
+/// and gathering the shapes afterwards would miss the cache on every shape.
+void HomeGrid::Builder::bucket_by_rows(std::uint64_t row_count) {
+  const std::size_t n = scene_.size();
+  const std::size_t buckets = row_count + 1;  // the last one holds the large shapes (row_count < 2^32)
+  const Blocks blocks = Blocks::of(
+      n, std::clamp<std::size_t>(std::min(n >> shapes_per_block_log2, max_row_counters / buckets), 1, max_row_blocks));
   // Each shape's row, kept for the scatter (reading 4 bytes is cheaper than deriving the
   // bounds and the row again).
   UninitializedVector<std::uint32_t> shape_row(n);
-  const SegmentHomeRows segment_rows(cells_, row0_);
+  UninitializedVector<Item>& items = g_.items_;
+  const SegmentArrays& segments = scene_.segments();
+  const std::vector<std::uint32_t> row_begin = counting_sort<std::uint32_t>(
+      blocks.count, buckets,
+      [&](std::size_t b, std::uint32_t* count) { count_block_rows(b, blocks, row_count, shape_row.data(), count); },
+      [&](const std::vector<std::uint32_t>&) { items.resize(n); },
+      [&](std::size_t b, std::uint32_t* next) {
+        // Locals for the loop (its uint32_t stores may alias members, which would be
+        // loaded again per shape), and segments read from their columns directly.
+        Item* to = items.data();
+        const std::uint32_t* row = shape_row.data();
+        auto put = [&](std::size_t i, const float(&geometry)[4]) {
+          const std::uint32_t at = next[row[i]]++;
+          // The row's stream will write eight items on: its line is asked for now, so that
+          // the stores do not wait for it (a thousand streams miss the cache at every line).
+          __builtin_prefetch(to + std::min<std::size_t>(at + 8, n - 1), 1);
+          to[at] = {static_cast<std::uint32_t>(i), {geometry[0], geometry[1], geometry[2], geometry[3]}};
+        };
+        std::size_t i = blocks.begin(b);
+        const std::size_t end = blocks.end(b);
+        const std::size_t segments_end = std::min<std::size_t>(end, kinds_.circles_begin);
+        const float *ax = segments.ax.data(), *ay = segments.ay.data(), *bx = segments.bx.data(),
+                    *by = segments.by.data();
+        for (; i < segments_end; ++i) put(i, {ax[i], ay[i], bx[i], by[i]});
+        for (; i < end; ++i) put(i, record_of(scene_, kinds_, static_cast<std::uint32_t>(i)).g);
+      });
+  set_aside_large(row_begin[row_count]);
+  list_rows(row_begin, row_count);
+}
+
+/// The count step of bucket_by_rows for block b: each shape's home row into shape_row (or
+/// row_count for a large shape) and counted. Segments in groups (SegmentHomeRows), as wide
+/// as the ISA allows, then four at a time after a group that needs the scalar path, one at
+/// a time for a group of four that holds a large one; everything else one at a time.
+std::uint32_t HomeGrid::Builder::count_block_rows(std::size_t b, const Blocks& blocks, std::uint64_t row_count,
+                                                  std::uint32_t* shape_row, std::uint32_t* count) const {
+  const GridCells& cells = g_.cells_;
+  const std::int64_t row0 = g_.row0_;
+  auto one = [&](std::size_t i) {
+    const Aabb box = record_of(scene_, kinds_, static_cast<std::uint32_t>(i)).box;
+    const std::uint64_t r =
+        is_small(cells, box) ? static_cast<std::uint64_t>(cells.index(box.min.y) - row0) : row_count;
+    shape_row[i] = static_cast<std::uint32_t>(r);
+    ++count[r];
+  };
+  const SegmentHomeRows segment_rows(cells, row0);
   using CountRows = std::size_t (SegmentHomeRows::*)(const float*, const float*, const float*, const float*,
                                                      std::size_t, std::size_t, std::uint32_t*, std::uint32_t*) const;
   CountRows count_rows = &SegmentHomeRows::count_rows_sse2;
@@ -85,111 +193,103 @@ void HomeGrid::bucket_by_rows(const Scene& scene, std::uint64_t row_count, bool 
   else if (isa_ == Isa::avx2)
     count_rows = &SegmentHomeRows::count_rows_avx2;
 #endif
-  const SegmentArrays& segments = scene.segments();
-  tbb::parallel_for(std::size_t{0}, blocks, [&](std::size_t k) {
-    std::uint32_t* count = place.data() + k * buckets;
-    std::uint64_t crossed = 0;
-    auto one = [&](std::size_t i) {
-      const Aabb b = record_of(scene, kinds_, static_cast<std::uint32_t>(i)).box;
-      const std::uint64_t r = row_of(b);
-      shape_row[i] = static_cast<std::uint32_t>(r);
-      ++count[r];
-      if (r == row_count) crossed += static_cast<std::uint64_t>(cells_.span(b.min.y, b.max.y).size());
-    };
-    const std::size_t end = std::min(n, (k + 1) * block_size);
-    std::size_t i = k * block_size;
-    // Segments in groups (see SegmentHomeRows), as wide as the ISA allows, then four at a
-    // time after a group that needs the scalar path, one at a time for a group of four
-    // that holds a large one; everything else one at a time.
-    const std::size_t segments_end = segment_rows.usable() ? std::min<std::size_t>(end, kinds_.circles_begin) : i;
-    const float *ax = segments.ax.data(), *ay = segments.ay.data(), *bx = segments.bx.data(), *by = segments.by.data();
-    std::uint32_t* row = shape_row.data();
-    while (i + 4 <= segments_end) {
-      i = (segment_rows.*count_rows)(ax, ay, bx, by, i, segments_end, row, count);
-      if (i + 4 > segments_end) break;
-      if (segment_rows.rows4(ax + i, ay + i, bx + i, by + i, row + i))
-        for (std::size_t j = i; j < i + 4; ++j) ++count[row[j]];
-      else
-        for (std::size_t j = i; j < i + 4; ++j) one(j);
-      i += 4;
-    }
-    for (; i < end; ++i) one(i);
-    large_rows[k] = crossed;
-  });
-  if (may_give_up && std::accumulate(large_rows.begin(), large_rows.end(), std::uint64_t{0}) > 4 * std::uint64_t{n}) {
-    many_large_ = true;
-    return;
+  const SegmentArrays& segments = scene_.segments();
+  std::size_t i = blocks.begin(b);
+  const std::size_t end = blocks.end(b);
+  const std::size_t segments_end = segment_rows.usable() ? std::min<std::size_t>(end, kinds_.circles_begin) : i;
+  const float *ax = segments.ax.data(), *ay = segments.ay.data(), *bx = segments.bx.data(), *by = segments.by.data();
+  while (i + 4 <= segments_end) {
+    i = (segment_rows.*count_rows)(ax, ay, bx, by, i, segments_end, shape_row, count);
+    if (i + 4 > segments_end) break;
+    if (segment_rows.rows4(ax + i, ay + i, bx + i, by + i, shape_row + i))
+      for (std::size_t j = i; j < i + 4; ++j) ++count[shape_row[j]];
+    else
+      for (std::size_t j = i; j < i + 4; ++j) one(j);
+    i += 4;
   }
-  // Row starts, then each block's start within each row; every loop runs along a block's
-  // own counters (walking one row across the blocks' tables strides by a table per step).
-  std::vector<std::uint32_t> row_begin(buckets + 1, 0);
-  for (std::size_t k = 0; k < blocks; ++k)
-    for (std::size_t r = 0; r < buckets; ++r) row_begin[r + 1] += place[k * buckets + r];
-  for (std::size_t r = 0; r < buckets; ++r) row_begin[r + 1] += row_begin[r];
-  {
-    std::vector<std::uint32_t> start(row_begin.begin(), row_begin.end() - 1);
-    for (std::size_t k = 0; k < blocks; ++k)
-      for (std::size_t r = 0; r < buckets; ++r) start[r] += std::exchange(place[k * buckets + r], start[r]);
-  }
-  UninitializedVector<Item>& items = items_;
-  items.resize(n);
-  tbb::parallel_for(std::size_t{0}, blocks, [&](std::size_t k) {
-    std::uint32_t* next = place.data() + k * buckets;
-    const std::size_t block_end = std::min(n, (k + 1) * block_size);
-    // Locals for the loop (its uint32_t stores may alias members, which would be loaded
-    // again per shape), and segments read from their columns directly.
-    Item* to = items.data();
-    const std::uint32_t* row = shape_row.data();
-    auto put = [&](std::size_t i, const float(&g)[4]) {
-      const std::uint32_t at = next[row[i]]++;
-      // The row's stream will write eight items on: its line is asked for now, so that
-      // the stores do not wait for it (a thousand streams miss the cache at every line).
-      __builtin_prefetch(to + std::min<std::size_t>(at + 8, n - 1), 1);
-      to[at] = {static_cast<std::uint32_t>(i), {g[0], g[1], g[2], g[3]}};
-    };
-    std::size_t i = k * block_size;
-    const std::size_t segments_end = std::min<std::size_t>(block_end, kinds_.circles_begin);
-    const float *ax = segments.ax.data(), *ay = segments.ay.data(), *bx = segments.bx.data(), *by = segments.by.data();
-    for (; i < segments_end; ++i) put(i, {ax[i], ay[i], bx[i], by[i]});
-    for (; i < block_end; ++i) {
-      const ShapeRecord s = record_of(scene, kinds_, static_cast<std::uint32_t>(i));
-      put(i, s.g);
-    }
-  });
-  const std::uint32_t small = row_begin[row_count];
-  large_ids_.resize(n - small);
-  large_records_.resize(n - small);
-  for (std::size_t p = small; p < n; ++p) {  // ascending: the scatter is stable
-    const Item& it = items[p];
-    large_ids_[p - small] = it.shape;
-    large_records_[p - small] = {bounds_of(kinds_.kind(it.shape), it.g), {it.g[0], it.g[1], it.g[2], it.g[3]}};
-  }
-
-  resize(small);
-  rows_.clear();
-  for (std::uint64_t r = 0; r < row_count; ++r)
-    if (row_begin[r + 1] > row_begin[r])
-      rows_.push_back({static_cast<std::int64_t>(r), row_begin[r], row_begin[r + 1], true, true});
-  rows_sorted_ = false;  // sort_row does it, as pairs_among reaches each row
+  for (; i < end; ++i) one(i);
+  return 0;
 }
 
-HomeGrid::RowOrder HomeGrid::sort_row(std::size_t k, RowSorter& t, const Columns& to, std::uint32_t base) const {
-  const Row row = rows_[k];
-  RowOrder result{true, true};
+/// The items past the first `small` are the large shapes, in global order (the scatter is
+/// stable): their ids and records go aside, and the items keep only the small shapes.
+void HomeGrid::Builder::set_aside_large(std::uint32_t small) {
+  const std::size_t n = g_.items_.size();
+  g_.large_ids_.resize(n - small);
+  g_.large_records_.resize(n - small);
+  for (std::size_t p = small; p < n; ++p) {
+    const Item& it = g_.items_[p];
+    g_.large_ids_[p - small] = it.shape;
+    g_.large_records_[p - small] = {bounds_of(kinds_.kind(it.shape), it.g), {it.g[0], it.g[1], it.g[2], it.g[3]}};
+  }
+  size_columns(small);
+}
+
+void HomeGrid::Builder::list_rows(const std::vector<std::uint32_t>& row_begin, std::uint64_t row_count) {
+  g_.rows_.clear();
+  for (std::uint64_t r = 0; r < row_count; ++r)
+    if (row_begin[r + 1] > row_begin[r])
+      g_.rows_.push_back({static_cast<std::int64_t>(r), row_begin[r], row_begin[r + 1], false, false});
+}
+
+void HomeGrid::Builder::sort_rows() {
+  tbb::enumerable_thread_specific<RowScratch> scratch;
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, g_.rows_.size(), 8), [&](const auto& range) {
+    RowScratch& t = scratch.local();
+    for (std::size_t k = range.begin(); k != range.end(); ++k) sort_row(k, t);
+  });
+}
+
+/// Row k into column order, its boxes into the grid's columns at the row's positions, and
+/// its flags: crowded when a cell holds crowded_shapes or more; by_left when its cells are
+/// full enough that sorting each by left edge pays for itself in the search (then the
+/// search can stop at a shape's right edge instead of two columns on). The AVX-512 and AVX2
+/// row searches take a row's shapes in tiles, from windows of whole columns, whatever the
+/// order within a cell: for them only crowded rows are sorted by left edge.
+void HomeGrid::Builder::sort_row(std::size_t k, RowScratch& t) {
+  Row& row = g_.rows_[k];
   const std::uint32_t size = row.end - row.begin;
   t.box.resize(size);
   t.col.resize(size);
+  t.order.resize(size);
   std::uint32_t lo = std::numeric_limits<std::uint32_t>::max(), hi = 0;
+  row_boxes(row, t, lo, hi);
+  const auto before = [&](std::uint32_t x, std::uint32_t y) {
+    return t.box[x].min.x < t.box[y].min.x || (t.box[x].min.x == t.box[y].min.x && x < y);
+  };
+  if (hi - lo <= counted_columns_per_shape * std::uint64_t{size} + counted_columns_slack) {
+    const ColumnOrder o = column_order(t, lo, hi);
+    row.crowded = o.most >= crowded_shapes;
+    const bool tiles = isa_ == Isa::avx512 || isa_ == Isa::avx2;  // see the comment above
+    row.by_left = o.shared && (!tiles || row.crowded);
+    if (row.by_left) order_by_left_edge(t, lo, hi, o.most);
+  } else {
+    // A row much wider than it is full: sorted outright by left edge (one of the column
+    // orders), by comparisons.
+    std::iota(t.order.begin(), t.order.end(), 0u);
+    std::sort(t.order.begin(), t.order.end(), before);
+    row.crowded = true;
+    row.by_left = true;
+  }
+  store_row(row, t);
+}
+
+/// The row's boxes (t.box), their home columns relative to col0 (t.col), and the least and
+/// greatest of those columns.
+void HomeGrid::Builder::row_boxes(const Row& row, RowScratch& t, std::uint32_t& lo, std::uint32_t& hi) const {
+  const GridCells& cells = g_.cells_;
+  const std::int64_t col0 = g_.col0_;
+  const std::uint32_t size = row.end - row.begin;
   std::uint32_t vec = 0;  // items bounded four at a time
 #if defined(__SSE2__)
   // Segments four at a time (a row's items are in global order, so segments come first):
   // each box from one vector of endpoints, the columns of the four left edges by one
   // exact conversion (SegmentHomeRows::columns4), the row's least and greatest left edges
   // kept for lo and hi (floor is monotone). The scalar loop below takes the rest.
-  const SegmentHomeRows columns(cells_, 0);
+  const SegmentHomeRows columns(cells, 0);
   if (columns.usable()) {
     __m128 least = _mm_set1_ps(HUGE_VALF), greatest = _mm_set1_ps(-HUGE_VALF);
-    const Item* it = items_.data() + row.begin;
+    const Item* it = g_.items_.data() + row.begin;
     const std::uint32_t segments_end = kinds_.circles_begin;
     for (; vec + 4 <= size && it[vec + 3].shape < segments_end; vec += 4) {
       __m128 low[4], box[4];
@@ -201,7 +301,7 @@ HomeGrid::RowOrder HomeGrid::sort_row(std::size_t k, RowSorter& t, const Columns
         box[i] = _mm_movelh_ps(low[i], _mm_max_ps(swapped, g));
       }
       const __m128 left = _mm_movelh_ps(_mm_unpacklo_ps(low[0], low[1]), _mm_unpacklo_ps(low[2], low[3]));
-      if (!columns.columns4(left, col0_, t.col.data() + vec)) break;
+      if (!columns.columns4(left, col0, t.col.data() + vec)) break;
       for (int i = 0; i < 4; ++i) _mm_storeu_ps(&t.box[vec + i].min.x, box[i]);
       least = _mm_min_ps(least, left);
       greatest = _mm_max_ps(greatest, left);
@@ -210,92 +310,87 @@ HomeGrid::RowOrder HomeGrid::sort_row(std::size_t k, RowSorter& t, const Columns
       float l[4], g[4];
       _mm_storeu_ps(l, least);
       _mm_storeu_ps(g, greatest);
-      lo = static_cast<std::uint32_t>(cells_.index(std::min({l[0], l[1], l[2], l[3]})) - col0_);
-      hi = static_cast<std::uint32_t>(cells_.index(std::max({g[0], g[1], g[2], g[3]})) - col0_);
+      lo = static_cast<std::uint32_t>(cells.index(std::min({l[0], l[1], l[2], l[3]})) - col0);
+      hi = static_cast<std::uint32_t>(cells.index(std::max({g[0], g[1], g[2], g[3]})) - col0);
     }
   }
 #endif
   for (std::uint32_t j = vec; j < size; ++j) {
-    const Item& it = items_[row.begin + j];
+    const Item& it = g_.items_[row.begin + j];
     t.box[j] = bounds_of(kinds_.kind(it.shape), it.g);
-    t.col[j] = static_cast<std::uint32_t>(cells_.index(t.box[j].min.x) - col0_);
+    t.col[j] = static_cast<std::uint32_t>(cells.index(t.box[j].min.x) - col0);
     lo = std::min(lo, t.col[j]);
     hi = std::max(hi, t.col[j]);
   }
-  // order[rank] = j, by home column, ties by j (global order): a counting sort. Within a
-  // cell the shapes stay unsorted unless the row's cells are full (see by_left; the row
-  // search allows both orders). A row much wider than it is full is sorted outright, by
-  // left edge (one of the column orders).
+}
+
+/// t.order[rank] = j by home column, ties by j (global order): a counting sort over the
+/// columns [lo, hi]. Leaves t.count[c] at the end of column lo + c. Counts the sharing as
+/// the sum over cells of (shapes in the cell)^2, that is the sum of 2 m + 1 over the m
+/// shapes counted before each.
+HomeGrid::Builder::ColumnOrder HomeGrid::Builder::column_order(RowScratch& t, std::uint32_t lo,
+                                                               std::uint32_t hi) const {
+  const auto size = static_cast<std::uint32_t>(t.col.size());
+  t.count.assign(hi - lo + 2, 0);
+  std::uint32_t most = 0;
+  std::uint64_t seen = size;
+  for (std::uint32_t j = 0; j < size; ++j) {
+    const std::uint32_t m = t.count[t.col[j] - lo + 1]++;
+    seen += 2 * std::uint64_t{m};
+    most = std::max(most, m + 1);
+  }
+  for (std::size_t c = 1; c < t.count.size(); ++c) t.count[c] += t.count[c - 1];
+  for (std::uint32_t j = 0; j < size; ++j) t.order[t.count[t.col[j] - lo]++] = j;
+  return {most, seen >= by_left_sharing * std::uint64_t{size}};
+}
+
+/// Each cell of a row in column order sorted by left edge: std::sort for a cell larger
+/// than insertion_cell_limit, then one insertion pass over the whole row for the rest (a
+/// shape never moves past the start of its cell, since every earlier cell's left edges are
+/// smaller, and a sorted cell costs one comparison per shape; a loop per cell would
+/// mispredict its exit at nearly every cell of a sparse row).
+void HomeGrid::Builder::order_by_left_edge(RowScratch& t, std::uint32_t lo, std::uint32_t hi, std::uint32_t most) {
   auto left = [&](std::uint32_t j) { return t.box[j].min.x; };
   auto before = [&](std::uint32_t x, std::uint32_t y) { return left(x) < left(y) || (left(x) == left(y) && x < y); };
-  t.order.resize(size);
-  if (hi - lo <= 4 * std::uint64_t{size} + 64) {
-    t.count.assign(hi - lo + 2, 0);
-    // Counted with the sum over cells of (shapes in the cell)^2, as the sum of 2 m + 1
-    // over the m shapes counted before each, and the largest count.
-    std::uint32_t most = 0;
-    std::uint64_t seen = size;
-    for (std::uint32_t j = 0; j < size; ++j) {
-      const std::uint32_t m = t.count[t.col[j] - lo + 1]++;
-      seen += 2 * std::uint64_t{m};
-      most = std::max(most, m + 1);
+  std::uint32_t* order = t.order.data();
+  const std::size_t size = t.order.size();
+  if (most > insertion_cell_limit)
+    for (std::size_t c = 0, b = 0; c <= hi - lo; b = t.count[c++])
+      if (t.count[c] - b > insertion_cell_limit) std::sort(order + b, order + t.count[c], before);
+  // The insertion pass takes its first step, a swap with the previous shape, without a
+  // branch (a cell of two in the wrong order is the common case, and a branch on it
+  // mispredicts), keeping the larger of the two in registers for the next comparison;
+  // only a shape that moves two places or more takes the loop.
+  std::uint32_t p = order[0];
+  float lp = left(p);
+  for (std::size_t i = 1; i < size; ++i) {
+    const std::uint32_t x = order[i];
+    const float lx = left(x);
+    const bool swap = lp > lx;
+    const std::uint32_t flip = (x ^ p) & (0u - static_cast<std::uint32_t>(swap));
+    order[i - 1] = p ^ flip;
+    p = x ^ flip;
+    order[i] = p;
+    lp = std::max(lp, lx);
+    const bool further = swap & (i >= 2) & (left(order[i >= 2 ? i - 2 : 0]) > lx);  // no branch on swap
+    if (further) {
+      std::size_t j = i - 1;
+      for (; j > 0 && left(order[j - 1]) > lx; --j) order[j] = order[j - 1];
+      order[j] = x;
     }
-    result.crowded = most >= crowded_shapes;
-    for (std::size_t c = 1; c < t.count.size(); ++c) t.count[c] += t.count[c - 1];
-    for (std::uint32_t j = 0; j < size; ++j) t.order[t.count[t.col[j] - lo]++] = j;
-    // Now count[c] is where column lo + c ends. The shapes are in column order. Sorting
-    // each cell by left edge as well lets the row search stop at a shape's right edge
-    // instead of two columns on: worth it when a shape shares its cell with several
-    // others on average (clustered scenes), not in a row of cells holding about one shape
-    // each (uniform: it was a quarter of this function, and gained the search nothing).
-    // (Not for the AVX-512 and AVX2 row searches unless the row is crowded: they search
-    // tiles of shapes, from windows of whole columns, whatever the order within a cell.)
-    const bool tiles = isa_ == Isa::avx512 || isa_ == Isa::avx2;  // row_pairs_by_tiles
-    result.by_left = seen >= by_left_sharing * std::uint64_t{size} && (!tiles || result.crowded);
-    if (result.by_left) {
-      // std::sort for a crowded cell, then one insertion pass over the whole row for the
-      // rest (a shape never moves past the start of its cell, since every earlier cell's
-      // left edges are smaller, and a sorted cell costs one comparison per shape). A loop
-      // per cell would mispredict its exit at nearly every cell of a sparse row.
-      std::uint32_t* order = t.order.data();
-      if (most > 32)
-        for (std::size_t c = 0, b = 0; c <= hi - lo; b = t.count[c++])
-          if (t.count[c] - b > 32) std::sort(order + b, order + t.count[c], before);
-      // The insertion pass takes its first step, a swap with the previous shape, without a
-      // branch (a cell of two in the wrong order is the common case, and a branch on it
-      // mispredicts), keeping the larger of the two in registers for the next comparison;
-      // only a shape that moves two places or more takes the loop.
-      std::uint32_t p = order[0];
-      float lp = left(p);
-      for (std::size_t i = 1; i < size; ++i) {
-        const std::uint32_t x = order[i];
-        const float lx = left(x);
-        const bool swap = lp > lx;
-        const std::uint32_t flip = (x ^ p) & (0u - static_cast<std::uint32_t>(swap));
-        order[i - 1] = p ^ flip;
-        p = x ^ flip;
-        order[i] = p;
-        lp = std::max(lp, lx);
-        const bool further = swap & (i >= 2) & (left(order[i >= 2 ? i - 2 : 0]) > lx);  // no branch on swap
-        if (further) {
-          std::size_t j = i - 1;
-          for (; j > 0 && left(order[j - 1]) > lx; --j) order[j] = order[j - 1];
-          order[j] = x;
-        }
-      }
-    }
-  } else {
-    std::iota(t.order.begin(), t.order.end(), 0u);
-    std::sort(t.order.begin(), t.order.end(), before);
   }
-  // The boxes into the columns in sorted order, four at a time: four boxes transposed
-  // into four columns (scalar stores were a fifth of the sort's time).
+}
+
+/// The row's boxes into the grid's columns in sorted order, four at a time: four boxes
+/// transposed into four columns; and each position's item.
+void HomeGrid::Builder::store_row(const Row& row, const RowScratch& t) {
+  const auto size = static_cast<std::uint32_t>(t.order.size());
   std::uint32_t rank = 0;
 #if defined(__SSE2__)
   static_assert(sizeof(Aabb) == 4 * sizeof(float), "Aabb is min.x, min.y, max.x, max.y");
-  const std::uint32_t at = row.begin - base;
-  float *minx = to.minx + at, *miny = to.miny + at, *maxx = to.maxx + at, *maxy = to.maxy + at;
-  std::uint32_t* item = to.item + at;
+  float *minx = g_.minx_.data() + row.begin, *miny = g_.miny_.data() + row.begin;
+  float *maxx = g_.maxx_.data() + row.begin, *maxy = g_.maxy_.data() + row.begin;
+  std::uint32_t* item = g_.item_.data() + row.begin;
   const std::uint32_t* order = t.order.data();
   const Aabb* box = t.box.data();
   const __m128i first = _mm_set1_epi32(static_cast<std::int32_t>(row.begin));
@@ -313,40 +408,25 @@ HomeGrid::RowOrder HomeGrid::sort_row(std::size_t k, RowSorter& t, const Columns
 #endif
   for (; rank < size; ++rank) {
     const std::uint32_t j = t.order[rank];
-    store(to, row.begin - base + rank, t.box[j], row.begin + j);
+    store(row.begin + rank, t.box[j], row.begin + j);
   }
-  return result;
-}
-
-void HomeGrid::sort_row_in_place(std::size_t k, RowSorter& t) {
-  const RowOrder o = sort_row(k, t, whole(), 0);
-  rows_[k].crowded = o.crowded;
-  rows_[k].by_left = o.by_left;
-}
-
-void HomeGrid::sort_rows() {
-  if (rows_sorted_) return;
-  tbb::enumerable_thread_specific<RowSorter> scratch;
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, rows_.size(), 8), [&](const auto& range) {
-    for (std::size_t k = range.begin(); k != range.end(); ++k) sort_row_in_place(k, scratch.local());
-  });
-  rows_sorted_ = true;
 }
 
 /// Sparse worlds, whose rows range far beyond the number of shapes: a radix sort on the
-/// exact home cell ids, so memory follows the shapes, never the world's area. (Rows are
-/// sorted by left edge afterwards; the gathers here miss the cache, which only sparse
-/// worlds pay.)
-void HomeGrid::bucket_by_cells(const Scene& scene, std::uint64_t row_count) {
-  const std::size_t n = scene.size();
-  const std::uint64_t large_key = cols_ * row_count;
+/// exact home cell ids, so memory follows the shapes, never the world's area; then each
+/// row by left edge (the cells are in order already; ties keep global order). The gathers
+/// here miss the cache, which only sparse worlds pay.
+void HomeGrid::Builder::bucket_by_cells(std::uint64_t row_count) {
+  const std::size_t n = scene_.size();
+  const GridCells& cells = g_.cells_;
+  const std::uint64_t large_key = g_.cols_ * row_count;
   UninitializedVector<KeyedShape> keyed(n);
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 1 << 14), [&](const auto& r) {
     for (std::size_t i = r.begin(); i != r.end(); ++i) {
-      const Aabb b = record_of(scene, kinds_, static_cast<std::uint32_t>(i)).box;
-      const auto col = static_cast<std::uint64_t>(cells_.index(b.min.x) - col0_);
-      const auto row = static_cast<std::uint64_t>(cells_.index(b.min.y) - row0_);
-      keyed[i] = {is_small(cells_, b) ? row * cols_ + col : large_key, static_cast<std::uint32_t>(i)};
+      const Aabb b = record_of(scene_, kinds_, static_cast<std::uint32_t>(i)).box;
+      const auto col = static_cast<std::uint64_t>(cells.index(b.min.x) - g_.col0_);
+      const auto row = static_cast<std::uint64_t>(cells.index(b.min.y) - g_.row0_);
+      keyed[i] = {is_small(cells, b) ? row * g_.cols_ + col : large_key, static_cast<std::uint32_t>(i)};
     }
   });
   radix_sort_items(
@@ -354,56 +434,68 @@ void HomeGrid::bucket_by_cells(const Scene& scene, std::uint64_t row_count) {
   const auto small = static_cast<std::size_t>(
       std::partition_point(keyed.begin(), keyed.end(), [&](const KeyedShape& s) { return s.key < large_key; }) -
       keyed.begin());
-  large_ids_.resize(n - small);
-  large_records_.resize(n - small);
+  g_.large_ids_.resize(n - small);
+  g_.large_records_.resize(n - small);
   for (std::size_t p = small; p < n; ++p) {  // ascending: the sort is stable
-    large_ids_[p - small] = keyed[p].shape;
-    large_records_[p - small] = record_of(scene, kinds_, keyed[p].shape);
+    g_.large_ids_[p - small] = keyed[p].shape;
+    g_.large_records_[p - small] = record_of(scene_, kinds_, keyed[p].shape);
   }
 
-  resize(small);
-  items_.resize(small);
+  size_columns(small);
+  g_.items_.resize(small);
   UninitializedVector<std::uint32_t> row(small);
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, small, 1 << 14), [&](const auto& r) {
     for (std::size_t p = r.begin(); p != r.end(); ++p) {
-      const ShapeRecord s = record_of(scene, kinds_, keyed[p].shape);
-      items_[p] = {keyed[p].shape, {s.g[0], s.g[1], s.g[2], s.g[3]}};
-      store(whole(), p, s.box, static_cast<std::uint32_t>(p));
-      row[p] = static_cast<std::uint32_t>(cells_.index(s.box.min.y) - row0_);
+      const ShapeRecord s = record_of(scene_, kinds_, keyed[p].shape);
+      g_.items_[p] = {keyed[p].shape, {s.g[0], s.g[1], s.g[2], s.g[3]}};
+      store(p, s.box, static_cast<std::uint32_t>(p));
+      row[p] = static_cast<std::uint32_t>(cells.index(s.box.min.y) - g_.row0_);
     }
   });
-  rows_.clear();
+  std::vector<Row>& rows = g_.rows_;
+  rows.clear();
   for (std::size_t p = 0; p < small; ++p) {
     if (p == 0 || row[p] != row[p - 1]) {
-      if (!rows_.empty()) rows_.back().end = static_cast<std::uint32_t>(p);
-      rows_.push_back({row[p], static_cast<std::uint32_t>(p), 0, true, true});
+      if (!rows.empty()) rows.back().end = static_cast<std::uint32_t>(p);
+      rows.push_back({row[p], static_cast<std::uint32_t>(p), 0, true, true});
     }
   }
-  if (!rows_.empty()) rows_.back().end = static_cast<std::uint32_t>(small);
-  // Each row by left edge (the cells are in order already; ties keep global order).
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, rows_.size(), 8), [&](const auto& range) {
+  if (!rows.empty()) rows.back().end = static_cast<std::uint32_t>(small);
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, rows.size(), 8), [&](const auto& range) {
     std::vector<std::uint32_t> order;
     std::vector<float> v;
     std::vector<std::uint32_t> at;
+    auto by_left = [&](std::uint32_t x, std::uint32_t y) { return g_.minx_[x] < g_.minx_[y]; };
     for (std::size_t k = range.begin(); k != range.end(); ++k) {
-      const Row& w = rows_[k];
+      const Row& w = rows[k];
       order.resize(w.end - w.begin);
       std::iota(order.begin(), order.end(), w.begin);
-      if (std::is_sorted(order.begin(), order.end(),
-                         [&](std::uint32_t x, std::uint32_t y) { return minx_[x] < minx_[y]; }))
-        continue;
-      std::stable_sort(order.begin(), order.end(),
-                       [&](std::uint32_t x, std::uint32_t y) { return minx_[x] < minx_[y]; });
-      for (auto* column : {&minx_, &miny_, &maxx_, &maxy_}) {
+      if (std::is_sorted(order.begin(), order.end(), by_left)) continue;
+      std::stable_sort(order.begin(), order.end(), by_left);
+      for (auto* column : {&g_.minx_, &g_.miny_, &g_.maxx_, &g_.maxy_}) {
         v.clear();
         for (std::uint32_t p : order) v.push_back((*column)[p]);
         std::copy(v.begin(), v.end(), column->begin() + w.begin);
       }
       at.clear();
-      for (std::uint32_t p : order) at.push_back(item_[p]);
-      std::copy(at.begin(), at.end(), item_.begin() + w.begin);
+      for (std::uint32_t p : order) at.push_back(g_.item_[p]);
+      std::copy(at.begin(), at.end(), g_.item_.begin() + w.begin);
     }
   });
+}
+
+/// Columns for `small` shapes and the padding past them: empty boxes (min > max), which
+/// never overlap anything.
+void HomeGrid::Builder::size_columns(std::size_t small) {
+  for (auto* v : {&g_.minx_, &g_.miny_}) {
+    v->resize(small + column_padding);
+    std::fill(v->end() - column_padding, v->end(), HUGE_VALF);
+  }
+  for (auto* v : {&g_.maxx_, &g_.maxy_}) {
+    v->resize(small + column_padding);
+    std::fill(v->end() - column_padding, v->end(), -HUGE_VALF);
+  }
+  g_.item_.resize(small);
 }
 
 std::uint64_t HomeGrid::order_hash() const {
@@ -412,38 +504,18 @@ std::uint64_t HomeGrid::order_hash() const {
   return hash.value();
 }
 
-void HomeGrid::size_columns(UninitializedVector<float>& minx, UninitializedVector<float>& miny,
-                            UninitializedVector<float>& maxx, UninitializedVector<float>& maxy, std::size_t n) {
-  // Eight more bounds than shapes: sweep reads the boxes eight at a time. The padding box
-  // is empty (min > max), so it never overlaps anything.
-  for (auto* v : {&minx, &miny}) {
-    v->resize(n + 8);
-    std::fill(v->end() - 8, v->end(), HUGE_VALF);
-  }
-  for (auto* v : {&maxx, &maxy}) {
-    v->resize(n + 8);
-    std::fill(v->end() - 8, v->end(), -HUGE_VALF);
-  }
-}
-
-void HomeGrid::resize(std::size_t small) {
-  size_columns(minx_, miny_, maxx_, maxy_, small);
-  item_.resize(small);
-}
-
-void HomeGrid::store(const Columns& to, std::size_t p, const Aabb& box, std::uint32_t item) {
-  to.minx[p] = box.min.x;
-  to.miny[p] = box.min.y;
-  to.maxx[p] = box.max.x;
-  to.maxy[p] = box.max.y;
-  to.item[p] = item;
-}
-
-std::uint32_t HomeGrid::first_col_at_least(const Columns& c, std::uint32_t begin, std::uint32_t end,
-                                           std::int64_t col) const {
+std::uint32_t HomeGrid::first_col_at_least(std::uint32_t begin, std::uint32_t end, std::int64_t col) const {
   const double x = static_cast<double>(col) * cells_.cell_size();  // exact: a power of two times an integer
+  const float* minx = minx_.data();
   return static_cast<std::uint32_t>(
-      std::lower_bound(c.minx + begin, c.minx + end, x, [](float v, double t) { return v < t; }) - c.minx);
+      std::lower_bound(minx + begin, minx + end, x, [](float v, double t) { return v < t; }) - minx);
+}
+
+std::pair<std::size_t, std::size_t> HomeGrid::row_range(std::int64_t first, std::int64_t last) const {
+  const auto a =
+      std::lower_bound(rows_.begin(), rows_.end(), first, [](const Row& w, std::int64_t v) { return w.row < v; });
+  const auto b = std::upper_bound(a, rows_.end(), last, [](std::int64_t v, const Row& w) { return v < w.row; });
+  return {static_cast<std::size_t>(a - rows_.begin()), static_cast<std::size_t>(b - rows_.begin())};
 }
 
 }  // namespace hitgrid

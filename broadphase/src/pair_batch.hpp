@@ -14,12 +14,20 @@
 
 namespace hitgrid {
 
+/// What the exact tests of a pass need: the ISA they run on (concrete), the kinds of the
+/// global indices and how a pair of them becomes a key.
+struct PairTestContext {
+  Isa isa;
+  KindRanges kinds;
+  PairKeyCodec codec;
+};
+
 class PairBatch {
  public:
   static constexpr std::uint32_t capacity = 256;
 
   /// Pairs found are appended to `pairs` as keys. `isa` must be concrete (resolve_isa).
-  PairBatch(Isa isa, KindRanges kinds, PairKeyCodec codec) : isa_(isa), kinds_(kinds), codec_(codec) {}
+  explicit PairBatch(const PairTestContext& c) : isa_(c.isa), kinds_(c.kinds), codec_(c.codec) {}
 
   /// Queues the pair of global indices a and b (any order) with their packed geometry.
   void add(std::uint32_t a, const float* ga, std::uint32_t b, const float* gb, std::vector<std::uint64_t>& pairs) {

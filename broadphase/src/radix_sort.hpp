@@ -1,24 +1,59 @@
 // Stable parallel LSD radix sort: the counting sort of the grid (entries by cell) and the
 // final sort of the pair list.
 //
-// Each pass sorts by one 11-bit digit: the input is cut into blocks, every block counts
-// its digits (a 2048-entry histogram fits in L1), a prefix sum over (digit, block) gives
-// every block its own output ranges, and the blocks scatter in parallel. Because blocks
-// are fixed by the input size alone and the scatter is stable, the result is the same for
-// any thread count. Only as many passes as the keys' significant bits need are run.
+// Each pass is the block-parallel counting sort (counting_sort.hpp) on one digit of at
+// most 11 bits (a block's 2048 counters fit in L1), so the result is stable and the same
+// for any thread count. Only as many passes as the keys' significant bits need are run.
 #pragma once
 
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
-#include <array>
 #include <cstdint>
 #include <utility>
 #include <vector>
 
+#include "counting_sort.hpp"
 #include "uninitialized_vector.hpp"
 
 namespace hitgrid {
+
+/// A digit's bits at most: its 2^11 counters per block fit in L1.
+inline constexpr int radix_digit_bits = 11;
+/// Blocks of at least 2^15 items (fewer make the counters cost more than the items), and
+/// at most 256 of them.
+inline constexpr int radix_items_per_block_log2 = 15;
+inline constexpr std::size_t radix_max_blocks = 256;
+
+/// The digits of an LSD sort on key_bits bits: as few passes of at most radix_digit_bits
+/// as cover them, the bits spread evenly (12 bits sort in two passes of 6, not 11 + 1).
+struct RadixDigits {
+  int passes = 0, bits = 0;
+  explicit RadixDigits(int key_bits)
+      : passes((key_bits + radix_digit_bits - 1) / radix_digit_bits),
+        bits(passes == 0 ? 0 : (key_bits + passes - 1) / passes) {}
+  std::uint64_t mask() const { return (std::uint64_t{1} << bits) - 1; }
+};
+
+/// Sorts the n keys at `keys` ascending by their low key_bits bits, on one thread, with
+/// `scratch` (n keys) and `count` as working room; returns where the sorted keys are
+/// (keys or scratch). For a bucket that fits in the cache (sorted_pairs.cpp): no blocks,
+/// no allocation.
+inline std::uint64_t* radix_sort_in_cache(std::uint64_t* keys, std::uint64_t* scratch, std::size_t n, int key_bits,
+                                          std::vector<std::uint32_t>& count) {
+  const RadixDigits digits(key_bits);
+  const std::uint64_t mask = digits.mask();
+  count.resize(mask + 2);
+  for (int p = 0; p < digits.passes; ++p) {
+    const int at = p * digits.bits;
+    std::fill(count.begin(), count.end(), 0u);
+    for (std::size_t i = 0; i < n; ++i) ++count[((keys[i] >> at) & mask) + 1];
+    for (std::size_t c = 1; c < count.size(); ++c) count[c] += count[c - 1];
+    for (std::size_t i = 0; i < n; ++i) scratch[count[(keys[i] >> at) & mask]++] = keys[i];
+    std::swap(keys, scratch);
+  }
+  return keys;
+}
 
 /// Sorts items ascending by key(item) (an unsigned integer < 2^key_bits); stable. The
 /// items move with their keys, so no gather pass is needed afterwards.
@@ -38,37 +73,22 @@ namespace hitgrid {
 
 template <class Vector, class KeyOf>
 void radix_sort_items(Vector& items, KeyOf key, int key_bits) {
-  constexpr int digit_bits = 11;
-  constexpr std::size_t radix = std::size_t{1} << digit_bits;
   const std::size_t n = items.size();
   if (n < 2 || key_bits <= 0) return;
-  // Fixed blocks (by size only) make the scatter order, and so the result, independent of
-  // the thread count.
-  const std::size_t blocks = std::max<std::size_t>(1, std::min<std::size_t>(256, n >> 15));
-  const std::size_t block_size = (n + blocks - 1) / blocks;
+  const Blocks blocks = Blocks::of(n, std::min<std::size_t>(radix_max_blocks, n >> radix_items_per_block_log2));
   Vector scratch(n);
-  std::vector<std::array<std::size_t, radix>> counts(blocks);
-  // Digits as even as possible: 12 bits sort in two passes of 6, not 11 + 1.
-  const int passes = (key_bits + digit_bits - 1) / digit_bits;
-  const int bits = (key_bits + passes - 1) / passes;
-  const auto mask = (std::uint64_t{1} << bits) - 1;
-  for (int shift = 0; shift < key_bits; shift += bits) {
-    tbb::parallel_for(std::size_t{0}, blocks, [&](std::size_t b) {
-      auto& c = counts[b];
-      std::fill(c.begin(), c.begin() + static_cast<std::ptrdiff_t>(mask + 1), 0);
-      const std::size_t end = std::min(n, (b + 1) * block_size);
-      for (std::size_t i = b * block_size; i < end; ++i)
-        ++c[(static_cast<std::uint64_t>(key(items[i])) >> shift) & mask];
-    });
-    std::size_t sum = 0;
-    for (std::size_t d = 0; d <= mask; ++d)
-      for (std::size_t b = 0; b < blocks; ++b) sum += std::exchange(counts[b][d], sum);
-    tbb::parallel_for(std::size_t{0}, blocks, [&](std::size_t b) {
-      auto& c = counts[b];
-      const std::size_t end = std::min(n, (b + 1) * block_size);
-      for (std::size_t i = b * block_size; i < end; ++i)
-        scratch[c[(static_cast<std::uint64_t>(key(items[i])) >> shift) & mask]++] = items[i];
-    });
+  const RadixDigits digits(key_bits);
+  const std::uint64_t mask = digits.mask();
+  for (int shift = 0; shift < key_bits; shift += digits.bits) {
+    auto digit = [&](std::size_t i) { return (static_cast<std::uint64_t>(key(items[i])) >> shift) & mask; };
+    counting_sort<std::size_t>(
+        blocks.count, mask + 1,
+        [&](std::size_t b, std::size_t* count) {
+          for (std::size_t i = blocks.begin(b); i < blocks.end(b); ++i) ++count[digit(i)];
+        },
+        [&](std::size_t b, std::size_t* next) {
+          for (std::size_t i = blocks.begin(b); i < blocks.end(b); ++i) scratch[next[digit(i)]++] = items[i];
+        });
     items.swap(scratch);
   }
 }

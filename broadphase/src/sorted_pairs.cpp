@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "counting_sort.hpp"
 #include "radix_sort.hpp"
 #include "uninitialized_vector.hpp"
 
@@ -16,7 +17,6 @@ namespace {
 /// Keys per bucket the top-digit scatter aims at: a bucket (64 KiB) then stays in the L2
 /// cache for its LSD passes, and its counters (2048 per pass) cost little next to its keys.
 constexpr std::size_t bucket_target = 8192;
-constexpr int lsd_digit_bits = 11;
 /// Parts are read in chunks of at most this many keys, each counted on its own.
 constexpr std::size_t chunk_size = std::size_t{1} << 15;
 
@@ -62,11 +62,10 @@ PairList sorted_unique_pairs(PairKeys& parts, PairKeyCodec codec, const KindRang
   std::size_t total = 0;
   for (const auto& p : parts.parts()) total += p.size();
   const int key_bits = 2 * codec.id_bits;
-  // The joined sort does less work; the buckets share it out better among threads. Where
-  // they meet (uniform 1M, 185,044 keys): joined 1.8 ms on one thread, 2.2-4.1 ms on two;
-  // buckets 2.2 ms on one, 1.2-2.0 ms on two.
+  // The joined sort does less work; the buckets share it out better among threads, so
+  // they take over at fewer keys when there are several threads.
   const bool threads = tbb::this_task_arena::max_concurrency() > 1;
-  if (total < (threads ? 16 : 64) * bucket_target || key_bits <= 2 * lsd_digit_bits)
+  if (total < (threads ? 16 : 64) * bucket_target || key_bits <= 2 * radix_digit_bits)
     return small_sorted_unique_pairs(parts, total, codec, kinds);
 
   std::vector<Chunk> chunks;
@@ -78,40 +77,23 @@ PairList sorted_unique_pairs(PairKeys& parts, PairKeyCodec codec, const KindRang
   const int shift = key_bits - top_bits;
   const std::size_t buckets = std::size_t{1} << top_bits;
 
-  // Counts per (chunk, bucket), then each chunk's place in each bucket.
-  std::vector<std::uint32_t> place(chunks.size() * buckets, 0);
-  tbb::parallel_for(std::size_t{0}, chunks.size(), [&](std::size_t c) {
-    std::uint32_t* count = place.data() + c * buckets;
-    for (std::size_t i = 0; i < chunks[c].size; ++i) ++count[chunks[c].keys[i] >> shift];
-  });
-  std::vector<std::size_t> bucket_start(buckets + 1, 0);
-  for (std::size_t c = 0; c < chunks.size(); ++c)
-    for (std::size_t d = 0; d < buckets; ++d) bucket_start[d + 1] += place[c * buckets + d];
-  for (std::size_t d = 0; d < buckets; ++d) bucket_start[d + 1] += bucket_start[d];
-  {
-    std::vector<std::size_t> next(bucket_start.begin(), bucket_start.end() - 1);
-    for (std::size_t c = 0; c < chunks.size(); ++c)
-      for (std::size_t d = 0; d < buckets; ++d) {
-        const std::uint32_t n = place[c * buckets + d];
-        place[c * buckets + d] = static_cast<std::uint32_t>(next[d] - bucket_start[d]);  // offset in the bucket
-        next[d] += n;
-      }
-  }
+  // The keys by their top bits, chunk by chunk, straight from the parts.
   UninitializedVector<std::uint64_t> scattered(total);
-  tbb::parallel_for(std::size_t{0}, chunks.size(), [&](std::size_t c) {
-    std::uint32_t* at = place.data() + c * buckets;
-    for (std::size_t i = 0; i < chunks[c].size; ++i) {
-      const std::uint64_t key = chunks[c].keys[i];
-      const std::size_t d = key >> shift;
-      scattered[bucket_start[d] + at[d]++] = key;
-    }
-  });
+  const std::vector<std::size_t> bucket_start = counting_sort<std::size_t>(
+      chunks.size(), buckets,
+      [&](std::size_t c, std::size_t* count) {
+        for (std::size_t i = 0; i < chunks[c].size; ++i) ++count[chunks[c].keys[i] >> shift];
+      },
+      [&](std::size_t c, std::size_t* next) {
+        for (std::size_t i = 0; i < chunks[c].size; ++i) {
+          const std::uint64_t key = chunks[c].keys[i];
+          scattered[next[key >> shift]++] = key;
+        }
+      });
   for (auto& p : parts.parts()) std::vector<std::uint64_t>().swap(p);
 
-  // Each bucket: LSD passes on the low `shift` bits, then repeats dropped and pairs out.
-  const int passes = (shift + lsd_digit_bits - 1) / lsd_digit_bits;
-  const int bits = (shift + passes - 1) / passes;
-  const std::uint64_t mask = (std::uint64_t{1} << bits) - 1;
+  // Each bucket: sorted on the low `shift` bits in the cache, then repeats dropped and
+  // pairs out.
   PairList out(total);
   std::vector<std::size_t> kept(buckets, 0);
   struct Scratch {
@@ -121,24 +103,14 @@ PairList sorted_unique_pairs(PairKeys& parts, PairKeyCodec codec, const KindRang
   tbb::enumerable_thread_specific<Scratch> scratch;
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, buckets, 4), [&](const auto& range) {
     Scratch& t = scratch.local();
-    t.count.resize(mask + 2);
     for (std::size_t d = range.begin(); d != range.end(); ++d) {
       const std::size_t lo = bucket_start[d], n = bucket_start[d + 1] - lo;
       t.keys.resize(n);
-      std::uint64_t* from = scattered.data() + lo;
-      std::uint64_t* to = t.keys.data();
-      for (int p = 0; p < passes; ++p) {
-        const int at = p * bits;
-        std::fill(t.count.begin(), t.count.end(), 0u);
-        for (std::size_t i = 0; i < n; ++i) ++t.count[((from[i] >> at) & mask) + 1];
-        for (std::size_t c = 1; c < t.count.size(); ++c) t.count[c] += t.count[c - 1];
-        for (std::size_t i = 0; i < n; ++i) to[t.count[(from[i] >> at) & mask]++] = from[i];
-        std::swap(from, to);
-      }
+      const std::uint64_t* sorted = radix_sort_in_cache(scattered.data() + lo, t.keys.data(), n, shift, t.count);
       std::size_t k = 0;
       for (std::size_t i = 0; i < n; ++i) {
-        if (i != 0 && from[i] == from[i - 1]) continue;
-        out[lo + k++] = pair_of(from[i], codec, kinds);
+        if (i != 0 && sorted[i] == sorted[i - 1]) continue;
+        out[lo + k++] = pair_of(sorted[i], codec, kinds);
       }
       kept[d] = k;
     }

@@ -5,15 +5,15 @@
 #include <tbb/parallel_sort.h>
 
 #include "hitgrid/core/shape_pair_test.hpp"
-#include "hitgrid/core/detail/stopwatch.hpp"
 #include "packed_shapes.hpp"
 #include "pair_buffers.hpp"
+#include "stage_clock.hpp"
 
 namespace hitgrid {
 
-PairList sweep_and_prune_pairs(const Scene& scene, SweepStats* stats) {
-  Stopwatch clock;
-  SweepStats local;
+PairList sweep_and_prune_pairs(const Scene& scene, FindPairsReport* report) {
+  FindPairsReport local;
+  StageClock clock(local.stages);
 
   // Each shape's bounds and global index, to be sorted by left edge.
   struct Item {
@@ -24,13 +24,13 @@ PairList sweep_and_prune_pairs(const Scene& scene, SweepStats* stats) {
   const UninitializedVector<ShapeRecord> records = pack_shapes(scene);
   std::vector<Item> shapes(records.size());
   for (std::size_t i = 0; i < records.size(); ++i) shapes[i] = {records[i].box, static_cast<std::uint32_t>(i)};
-  local.bounds_ms = clock.lap_ms();
+  clock.lap("bounds");
 
   // Ties broken by id so the sweep order, and with it the work split, is deterministic.
   tbb::parallel_sort(shapes.begin(), shapes.end(), [](const Item& a, const Item& b) {
     return a.box.min.x < b.box.min.x || (a.box.min.x == b.box.min.x && a.index < b.index);
   });
-  local.sort_ms = clock.lap_ms();
+  clock.lap("sort");
 
   PairBuffers buffers;
   tbb::combinable<std::uint64_t> candidates;
@@ -51,12 +51,15 @@ PairList sweep_and_prune_pairs(const Scene& scene, SweepStats* stats) {
     }
     candidates.local() += tested;
   });
-  local.sweep_ms = clock.lap_ms();
+  clock.lap("sweep_and_test");
   local.candidates = candidates.combine(std::plus<>());
 
   PairList pairs = merge_pair_buffers(buffers);
-  local.merge_ms = clock.lap_ms();
-  if (stats) *stats = local;
+  clock.lap("merge");
+  if (report) {
+    report->candidates = local.candidates;
+    report->stages = std::move(local.stages);
+  }
   return pairs;
 }
 

@@ -10,10 +10,10 @@
 #include <memory>
 #include <numeric>
 
-#include "box_filter.hpp"
 #include "cell_size.hpp"
+#include "counting_sort.hpp"
+#include "crowded_sweep.hpp"
 #include "grid_cells.hpp"
-#include "hitgrid/core/detail/stopwatch.hpp"
 #include "pair_batch.hpp"
 #include "radix_sort.hpp"
 
@@ -53,12 +53,9 @@ struct TileScratch {
   std::vector<CellHit> by_cell;                         // hits in cell order
   std::vector<std::int64_t> first_row;                  // per entry of the tile: its footprint's first row
   std::vector<Aabb> boxes;                              // per entry of the tile: its bounds
-  std::vector<CellHit> order;                           // a crowded cell's hits sorted on the sweep axis
-  // The same hits' boxes and first columns as columns, padded by 8 (see cell_pairs).
-  std::vector<float> sorted_minx, sorted_maxx, sorted_miny, sorted_maxy;
-  std::vector<std::int32_t> sorted_first_col;
-  std::vector<std::uint64_t> pairs;  // found pairs (global index keys)
-  std::unique_ptr<PairBatch> batch;  // candidates waiting for the exact test
+  CrowdedSweep sweep;                                   // for crowded cells
+  std::vector<std::uint64_t> pairs;                     // found pairs (global index keys)
+  std::unique_ptr<PairBatch> batch;                     // candidates waiting for the exact test
   // Per entry of the tile: its footprint's columns in one row, and that row (see
   // span_in_row).
   std::vector<std::int64_t> span_row;
@@ -69,42 +66,48 @@ struct TileScratch {
   std::int32_t row = 0, col = 0;
 };
 
-class TiledGrid {
+}  // namespace
+
+/// The tiled grid's data and the code that builds and searches it.
+struct TiledGrid::Impl {
  public:
-  TiledGrid(const TiledGridInput& in, TiledGridStats& stats)
-      : in_(in), stats_(stats), cells_(in.log2_cell), tiles_(in.log2_cell + max_tile_log2_cells) {
-    Stopwatch clock;
-    if (!in.shapes.empty()) {
-      const SceneExtent ext = scene_extent(in.shapes);
-      // Tiles of 16 x 16 cells, or smaller when that leaves fewer than 64 tiles: the tiles
-      // are the unit of parallel work (long_tail's 10,000 long segments on cells of 32 made
-      // four tiles, and a second thread had nothing to do).
-      for (int log2 = max_tile_log2_cells; log2 >= 1; --log2) {
-        tile_log2_cells_ = log2;
-        tiles_ = GridCells(in.log2_cell + log2);
-        const CellSpan cols = tiles_.span(ext.minx, ext.maxx), rows = tiles_.span(ext.miny, ext.maxy);
-        tile_col0_ = cols.lo;
-        tile_row0_ = rows.lo;
-        tile_cols_ = static_cast<std::uint64_t>(cols.size());
-        tile_count_ = tile_cols_ * static_cast<std::uint64_t>(rows.size());
-        if (tile_count_ >= 64) break;
-      }
-      tile_side_ = std::int64_t{1} << tile_log2_cells_;
-      tile_bits_ = bits_for(tile_count_);
-    }
-    bucket_by_tile(in.shapes);
-    stats_.bucket_ms = clock.lap_ms();
+  /// Builds the grid: every shape's (tile, shape) entries, grouped by tile. `global` is
+  /// read during the build only.
+  Impl(const UninitializedVector<ShapeRecord>& shapes, const std::uint32_t* global, const KindRanges& kinds,
+       int log2_cell)
+      : kinds_(kinds), global_(global), cells_(log2_cell), tiles_(log2_cell + max_tile_log2_cells) {
+    if (!shapes.empty()) choose_tiles(scene_extent(shapes));
+    bucket_by_tile(shapes);
+    global_ = nullptr;
   }
 
-  /// The pairs found, as keys (see PairKeys), unsorted; a rare pair may appear twice
-  /// (see shares_row_below).
-  void find_pairs(PairKeys& out) {
-    Stopwatch clock;
-    tile_pairs(out);
-    stats_.pairs_ms = clock.lap_ms();
+  /// The pass: appends the keys of the pairs found, unsorted; a rare pair may appear
+  /// twice (see shares_row_below). Returns the exact tests run.
+  std::uint64_t tile_pairs(const PairTestContext& tests, PairKeys& out) const;
+
+  std::uint64_t entry_count() const { return entries_.size(); }
+  double cell_size() const { return cells_.cell_size(); }
+
+  /// Tiles of 16 x 16 cells, or smaller when that leaves fewer than min_tiles tiles: the
+  /// tiles are the unit of parallel work (a few thousand long segments on large cells can
+  /// make a handful of tiles, and a second thread would have nothing to do).
+  void choose_tiles(const SceneExtent& ext) {
+    for (int log2 = max_tile_log2_cells; log2 >= 1; --log2) {
+      tile_log2_cells_ = log2;
+      tiles_ = GridCells(cells_.log2_cell() + log2);
+      const CellSpan cols = tiles_.span(ext.minx, ext.maxx), rows = tiles_.span(ext.miny, ext.maxy);
+      tile_col0_ = cols.lo;
+      tile_row0_ = rows.lo;
+      tile_cols_ = static_cast<std::uint64_t>(cols.size());
+      tile_count_ = tile_cols_ * static_cast<std::uint64_t>(rows.size());
+      if (tile_count_ >= min_tiles) break;
+    }
+    tile_side_ = std::int64_t{1} << tile_log2_cells_;
+    tile_bits_ = bits_for(tile_count_);
   }
 
  private:
+  static constexpr std::uint64_t min_tiles = 64;
   // Tiles of at most 16 x 16 cells: a tile's cell table (256 counters) and its entries stay
   // in L1 while the tile is searched, where one global table of cells would miss the cache
   // on nearly every access.
@@ -132,7 +135,7 @@ class TiledGrid {
   /// Calls f(tile id) for every tile the shape's footprint touches.
   template <class F>
   void for_each_tile(std::size_t i, const ShapeRecord& s, F&& f) const {
-    for_each_row(tiles_, in_.kinds.kind(global(i)), s.box, s.g, all_rows_lo, all_rows_hi,
+    for_each_row(tiles_, kinds_.kind(global(i)), s.box, s.g, all_rows_lo, all_rows_hi,
                  [&](std::int64_t row, CellSpan cols) {
                    const std::uint64_t base = static_cast<std::uint64_t>(row - tile_row0_) * tile_cols_;
                    for (std::int64_t c = cols.lo; c <= cols.hi; ++c)
@@ -141,7 +144,7 @@ class TiledGrid {
   }
 
   /// The global index of the i-th input shape.
-  std::uint32_t global(std::size_t i) const { return in_.global ? in_.global[i] : static_cast<std::uint32_t>(i); }
+  std::uint32_t global(std::size_t i) const { return global_ ? global_[i] : static_cast<std::uint32_t>(i); }
 
   TileEntry entry_of(std::size_t i, const ShapeRecord& s) const {
     return {global(i), {s.g[0], s.g[1], s.g[2], s.g[3]}};
@@ -149,53 +152,38 @@ class TiledGrid {
 
   /// Every (tile, shape) entry, grouped by tile, with the shape carried along.
   ///
-  /// A world with few tiles (dense: the common case) gets a direct counting sort: fixed
-  /// blocks of shapes count their tiles, a prefix sum over (tile, block) gives each block
-  /// its own ranges, and each block writes its entries straight to their places: one write
-  /// per entry and no scratch copy. A sparse world, whose tile ids range far beyond the
-  /// number of entries, writes the entries in shape order and radix sorts them by tile id
-  /// (a few more passes, but memory linear in the entries, never in the world's area).
+  /// A world with few tiles (dense: the common case) gets the block-parallel counting sort
+  /// (counting_sort.hpp) of the entries by tile: one write per entry and no scratch copy. A sparse world, whose tile
+  /// ids range far beyond the number of entries, writes the entries in shape order and radix sorts them by tile id (a
+  /// few more passes, but memory linear in the entries, never in the world's area).
   void bucket_by_tile(const UninitializedVector<ShapeRecord>& shapes) {
     const std::size_t n = shapes.size();
-    const std::size_t blocks = std::clamp<std::size_t>(n >> 14, 1, 256);
-    const std::size_t block_size = (n + blocks - 1) / blocks;
-    auto block_range = [&](std::size_t b) { return std::pair{b * block_size, std::min(n, (b + 1) * block_size)}; };
+    const Blocks blocks = Blocks::of(n, std::clamp<std::size_t>(n >> 14, 1, 256));
+    auto block_range = [&](std::size_t b) { return std::pair{blocks.begin(b), blocks.end(b)}; };
     tile_starts_.clear();
     tile_ids_.clear();
     if (n == 0) {
       tile_starts_.push_back(0);
       return;
     }
-    if (tile_count_ * blocks <= (std::uint64_t{1} << 22)) {
-      const std::size_t tiles = tile_count_;
-      std::vector<std::uint64_t> place(blocks * tiles, 0);
-      tbb::parallel_for(std::size_t{0}, blocks, [&](std::size_t b) {
-        std::uint64_t* count = place.data() + b * tiles;
-        const auto [lo, hi] = block_range(b);
-        for (std::size_t i = lo; i < hi; ++i) for_each_tile(i, shapes[i], [&](std::uint64_t t) { ++count[t]; });
-      });
-      // Tile starts, then each block's start within each tile; every loop runs along a
-      // block's own counters (walking one tile across the blocks' tables strides by a whole
-      // table per step, which measured milliseconds).
-      std::vector<std::uint64_t> start(tiles + 1, 0);
-      for (std::size_t b = 0; b < blocks; ++b)
-        for (std::size_t t = 0; t < tiles; ++t) start[t + 1] += place[b * tiles + t];
-      for (std::size_t t = 0; t < tiles; ++t) {
-        start[t + 1] += start[t];
+    if (tile_count_ * blocks.count <= (std::uint64_t{1} << 22)) {
+      const std::vector<std::uint64_t> start = counting_sort<std::uint64_t>(
+          blocks.count, tile_count_,
+          [&](std::size_t b, std::uint64_t* count) {
+            const auto [lo, hi] = block_range(b);
+            for (std::size_t i = lo; i < hi; ++i) for_each_tile(i, shapes[i], [&](std::uint64_t t) { ++count[t]; });
+          },
+          [&](const std::vector<std::uint64_t>& starts) { entries_.resize(starts.back()); },
+          [&](std::size_t b, std::uint64_t* next) {
+            const auto [lo, hi] = block_range(b);
+            for (std::size_t i = lo; i < hi; ++i)
+              for_each_tile(i, shapes[i], [&](std::uint64_t t) { entries_[next[t]++] = entry_of(i, shapes[i]); });
+          });
+      for (std::size_t t = 0; t < tile_count_; ++t)
         if (start[t + 1] > start[t]) {
           tile_starts_.push_back(start[t]);
           tile_ids_.push_back(t);
         }
-      }
-      entries_.resize(start[tiles]);
-      for (std::size_t b = 0; b < blocks; ++b)
-        for (std::size_t t = 0; t < tiles; ++t) start[t] += std::exchange(place[b * tiles + t], start[t]);
-      tbb::parallel_for(std::size_t{0}, blocks, [&](std::size_t b) {
-        std::uint64_t* next = place.data() + b * tiles;
-        const auto [lo, hi] = block_range(b);
-        for (std::size_t i = lo; i < hi; ++i)
-          for_each_tile(i, shapes[i], [&](std::uint64_t t) { entries_[next[t]++] = entry_of(i, shapes[i]); });
-      });
     } else {
       std::vector<std::uint64_t> offsets(n + 1, 0);
       tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 1 << 12), [&](const auto& r) {
@@ -225,8 +213,6 @@ class TiledGrid {
       }
     }
     tile_starts_.push_back(entries_.size());
-    stats_.entries = entries_.size();
-    stats_.tiles = tile_starts_.size() - 1;
   }
 
   /// The first-shared-cell rule: a pair is reported only in the first cell, in row-major
@@ -241,8 +227,8 @@ class TiledGrid {
     if (std::max(a.first_col, b.first_col) != t.col) return FirstCell::no;
     const std::int64_t r0 = std::max(t.first_row[a.entry - t.tile_begin], t.first_row[b.entry - t.tile_begin]);
     if (r0 == t.row0 + t.row) return FirstCell::yes;
-    const bool any_segment = in_.kinds.kind(entries_[a.entry].shape) == ShapeKind::segment ||
-                             in_.kinds.kind(entries_[b.entry].shape) == ShapeKind::segment;
+    const bool any_segment = kinds_.kind(entries_[a.entry].shape) == ShapeKind::segment ||
+                             kinds_.kind(entries_[b.entry].shape) == ShapeKind::segment;
     return any_segment ? FirstCell::check_rows : FirstCell::no;
   }
 
@@ -267,7 +253,7 @@ class TiledGrid {
     const std::size_t i = h.entry - t.tile_begin;
     if (t.span_row[i] != r) {
       CellSpan s;
-      for_each_row(cells_, in_.kinds.kind(entries_[h.entry].shape), t.boxes[i], entries_[h.entry].g, r, r,
+      for_each_row(cells_, kinds_.kind(entries_[h.entry].shape), t.boxes[i], entries_[h.entry].g, r, r,
                    [&](std::int64_t, CellSpan c) { s = c; });
       t.span_row[i] = r;
       t.span[i] = s;
@@ -319,65 +305,12 @@ class TiledGrid {
       }
       return;
     }
-    // A crowded cell: sweep, so the work follows the overlaps, not k^2. Along the axis on
-    // which the boxes overlap least (total extent relative to the spread of their left
-    // edges): a stack of parallel segments overlaps completely along its length and not at
-    // all across it.
-    t.order.assign(first, last);
-    auto box = [&](const CellHit& h) -> const Aabb& { return t.boxes[h.entry - t.tile_begin]; };
-    double extent[2] = {0.0, 0.0}, lo[2] = {HUGE_VAL, HUGE_VAL}, hi[2] = {-HUGE_VAL, -HUGE_VAL};
-    for (const CellHit& e : t.order) {
-      const Aabb& b = box(e);
-      extent[0] += double{b.max.x} - b.min.x;
-      extent[1] += double{b.max.y} - b.min.y;
-      lo[0] = std::min<double>(lo[0], b.min.x);
-      hi[0] = std::max<double>(hi[0], b.min.x);
-      lo[1] = std::min<double>(lo[1], b.min.y);
-      hi[1] = std::max<double>(hi[1], b.min.y);
-    }
-    // Compare extent[0] / spread[0] with extent[1] / spread[1] without dividing by zero.
-    const bool along_y = extent[1] * (hi[0] - lo[0]) < extent[0] * (hi[1] - lo[1]);
-    auto min_of = [&](const CellHit& e) { return along_y ? box(e).min.y : box(e).min.x; };
-    auto max_of = [&](const CellHit& e) { return along_y ? box(e).max.y : box(e).max.x; };
-    std::sort(t.order.begin(), t.order.end(), [&](const CellHit& a, const CellHit& b) {
-      return min_of(a) < min_of(b) || (min_of(a) == min_of(b) && a.entry < b.entry);
-    });
-    // The sweep eight hits at a time, without a branch per pair (in long_tail's crowded
-    // cells the boxes of long segments overlap unpredictably, and the loop's exit and the
-    // overlap test mispredicted for most pairs): boxes, and the first-cell rule's column
-    // test (this cell's column must be the later of the two first columns), into a mask.
-    for (auto* v : {&t.sorted_minx, &t.sorted_miny}) v->assign(k + 8, HUGE_VALF);
-    for (auto* v : {&t.sorted_maxx, &t.sorted_maxy}) v->assign(k + 8, -HUGE_VALF);
-    t.sorted_first_col.assign(k + 8, -2);
-    for (std::size_t x = 0; x < k; ++x) {
-      const Aabb& b = box(t.order[x]);
-      t.sorted_minx[x] = b.min.x;
-      t.sorted_maxx[x] = b.max.x;
-      t.sorted_miny[x] = b.min.y;
-      t.sorted_maxy[x] = b.max.y;
-      t.sorted_first_col[x] = t.order[x].first_col;
-    }
-    const float* sweep_min = along_y ? t.sorted_miny.data() : t.sorted_minx.data();
-    for (std::size_t x = 0; x + 1 < k; ++x) {
-      const Aabb& bx = box(t.order[x]);
-      const float end_x = max_of(t.order[x]);
-      const bool first_here = t.order[x].first_col == t.col;
-      for (std::size_t y = x + 1; y < k; y += 8) {
-        std::uint32_t mask =
-            BoxFilterSse2::overlap8(t.sorted_minx.data() + y, t.sorted_maxx.data() + y, t.sorted_miny.data() + y,
-                                    t.sorted_maxy.data() + y, bx.min.x, bx.max.x, bx.min.y, bx.max.y);
-        if (!first_here) mask &= equal8(t.sorted_first_col.data() + y, t.col);
-        for (; mask != 0; mask &= mask - 1) test_pair(t.order[x], t.order[y + std::countr_zero(mask)], t);
-        if (sweep_min[y + 7] > end_x) break;  // sorted: the rest start past x's end
-      }
-    }
-  }
-
-  /// Bit i set when v[i] == c, for the eight values from v.
-  static std::uint32_t equal8(const std::int32_t* v, std::int32_t c) {
-    std::uint32_t mask = 0;
-    for (std::uint32_t i = 0; i < 8; ++i) mask |= static_cast<std::uint32_t>(v[i] == c) << i;
-    return mask;
+    // A crowded cell: the crowded-cell sweep, so the work follows the overlaps, not k^2;
+    // a pair needs one of the two to start in this cell's column (the first-cell rule).
+    t.sweep.run(
+        static_cast<std::uint32_t>(k), [&](std::uint32_t i) { return t.boxes[first[i].entry - t.tile_begin]; },
+        [&](std::uint32_t i) { return first[i].first_col == t.col; },
+        [&](std::uint32_t i, std::uint32_t j) { test_pair(first[i], first[j], t); });
   }
 
   /// Buckets one tile's entries into its 16 x 16 cells (a counting sort in L1) and
@@ -397,7 +330,7 @@ class TiledGrid {
     t.span.resize(end - begin);
     for (std::size_t e = begin; e < end; ++e) {
       const auto entry = static_cast<std::uint32_t>(e);
-      const ShapeKind kind = in_.kinds.kind(entries_[e].shape);
+      const ShapeKind kind = kinds_.kind(entries_[e].shape);
       const Aabb box = bounds_of(kind, entries_[e].g);
       t.boxes[e - begin] = box;
       t.first_row[e - begin] = cells_.span(box.min.y, box.max.y).lo;
@@ -433,25 +366,8 @@ class TiledGrid {
     t.batch->flush(t.pairs);
   }
 
-  void tile_pairs(PairKeys& out) {
-    tbb::enumerable_thread_specific<TileScratch> scratch([&] {
-      TileScratch t;
-      t.batch = std::make_unique<PairBatch>(in_.isa, in_.kinds, in_.keys);
-      return t;
-    });
-    const std::size_t tiles = tile_starts_.size() - 1;
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, tiles, 1), [&](const auto& r) {
-      TileScratch& t = scratch.local();
-      for (std::size_t k = r.begin(); k != r.end(); ++k) search_tile(k, t);
-    });
-    for (TileScratch& t : scratch) {
-      stats_.candidates += t.batch->tested();
-      out.append(t.pairs);
-    }
-  }
-
-  const TiledGridInput& in_;
-  TiledGridStats& stats_;
+  KindRanges kinds_;
+  const std::uint32_t* global_;  // during the build only
   GridCells cells_;
   GridCells tiles_;
   std::int64_t tile_col0_ = 0, tile_row0_ = 0;
@@ -463,11 +379,42 @@ class TiledGrid {
   std::vector<std::uint64_t> tile_ids_;     // each tile's id
 };
 
-}  // namespace
+std::uint64_t TiledGrid::Impl::tile_pairs(const PairTestContext& tests, PairKeys& out) const {
+  tbb::enumerable_thread_specific<TileScratch> scratch([&] {
+    TileScratch t;
+    t.batch = std::make_unique<PairBatch>(tests);
+    return t;
+  });
+  const std::size_t tiles = tile_starts_.size() - 1;
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, tiles, 1), [&](const auto& r) {
+    TileScratch& t = scratch.local();
+    for (std::size_t k = r.begin(); k != r.end(); ++k) search_tile(k, t);
+  });
+  std::uint64_t tested = 0;
+  for (TileScratch& t : scratch) {
+    tested += t.batch->tested();
+    out.append(t.pairs);
+  }
+  return tested;
+}
 
-void tiled_grid_pairs(const TiledGridInput& in, PairKeys& out, TiledGridStats& stats) {
-  TiledGrid grid(in, stats);
-  grid.find_pairs(out);
+TiledGrid::TiledGrid() = default;
+TiledGrid::~TiledGrid() = default;
+TiledGrid::TiledGrid(TiledGrid&&) noexcept = default;
+TiledGrid& TiledGrid::operator=(TiledGrid&&) noexcept = default;
+
+TiledGrid TiledGrid::build(const UninitializedVector<ShapeRecord>& shapes, const std::uint32_t* global,
+                           const KindRanges& kinds, int log2_cell) {
+  TiledGrid g;
+  g.impl_ = std::make_unique<Impl>(shapes, global, kinds, log2_cell);
+  return g;
+}
+
+std::uint64_t TiledGrid::entries() const { return impl_ ? impl_->entry_count() : 0; }
+double TiledGrid::cell_size() const { return impl_ ? impl_->cell_size() : 0.0; }
+
+std::uint64_t large_large_pairs(const TiledGrid& grid, const PairTestContext& tests, PairKeys& out) {
+  return grid.impl_ ? grid.impl_->tile_pairs(tests, out) : 0;
 }
 
 }  // namespace hitgrid

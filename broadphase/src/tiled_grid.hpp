@@ -16,36 +16,45 @@
 //      that both footprints hold, so pairs that share many cells are not multiplied.
 // A shape here may span any number of cells: a long segment costs about rows + columns
 // entries. (Shapes no larger than a cell go to the home-cell grid, home_grid.hpp, which
-// stores each of them once.)
+// stores each of them once.) Step 1 is the build, step 2 the pass (large_large_pairs),
+// which reads the grid and never changes it.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 
-#include "hitgrid/simd/isa.hpp"
 #include "packed_shapes.hpp"
+#include "pair_batch.hpp"
 #include "pair_keys.hpp"
 
 namespace hitgrid {
 
-struct TiledGridInput {
-  const UninitializedVector<ShapeRecord>& shapes;  // the shapes to pair up
-  const std::uint32_t* global = nullptr;           // their global indices; null: 0, 1, 2, ...
-  KindRanges kinds;                                // kinds of global indices
-  PairKeyCodec keys;
-  int log2_cell = 0;
-  Isa isa = Isa::scalar;  // of the exact tests (concrete)
+class TiledGrid {
+ public:
+  TiledGrid();
+  ~TiledGrid();
+  TiledGrid(TiledGrid&&) noexcept;
+  TiledGrid& operator=(TiledGrid&&) noexcept;
+
+  /// The grid of `shapes` (global indices global[i], or i if global is null) on cells of
+  /// side 2^log2_cell. Parallel over the calling TBB arena.
+  static TiledGrid build(const UninitializedVector<ShapeRecord>& shapes, const std::uint32_t* global,
+                         const KindRanges& kinds, int log2_cell);
+
+  /// (tile, shape) entries.
+  std::uint64_t entries() const;
+  /// The cells' side (0 for an empty grid).
+  double cell_size() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  friend std::uint64_t large_large_pairs(const TiledGrid& grid, const PairTestContext& tests, PairKeys& out);
 };
 
-struct TiledGridStats {
-  double bucket_ms = 0.0;        // (tile, shape) entries counted, written and grouped by tile
-  double pairs_ms = 0.0;         // per tile: cells, candidate pairs, exact tests
-  std::uint64_t entries = 0;     // (tile, shape) entries
-  std::uint64_t tiles = 0;       // tiles holding at least one entry
-  std::uint64_t candidates = 0;  // exact tests run
-};
-
-/// Appends the keys of every intersecting pair of the input shapes to `out`, unsorted; a
-/// rare pair may appear twice. Parallel over the calling TBB arena.
-void tiled_grid_pairs(const TiledGridInput& in, PairKeys& out, TiledGridStats& stats);
+/// The pass: appends the keys of every intersecting pair of the grid's shapes to `out`,
+/// unsorted; a rare pair may appear twice (the final sort drops repeats). Returns the exact
+/// tests run. Parallel over the calling TBB arena.
+std::uint64_t large_large_pairs(const TiledGrid& grid, const PairTestContext& tests, PairKeys& out);
 
 }  // namespace hitgrid

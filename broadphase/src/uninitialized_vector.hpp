@@ -1,11 +1,12 @@
 // A std::vector whose resize() leaves trivially copyable elements uninitialized.
 //
 // The grid's large buffers (tens of megabytes per million shapes) are always written in
-// full before they are read; std::vector's resize would first fill them with zeros, which
-// measured about 5% of a find_pairs call. That includes elements such as Aabb whose
+// full before they are read; std::vector's resize would first fill them with zeros, a
+// pass over memory for nothing. That includes elements such as Aabb whose
 // members have default initializers: those are still trivially copyable and destructible
 // (implicit-lifetime types, C++20 [intro.object]), so the allocation itself creates them.
-// Their storage comes from block_cache, which keeps large blocks between calls.
+// Their storage comes from allocate_block (block_cache.hpp): a PairFinder keeps large
+// blocks between calls.
 #pragma once
 
 #include <memory>
@@ -30,9 +31,9 @@ struct DefaultInitAllocator : std::allocator<T> {
 
   T* allocate(std::size_t n) {
     if (n > std::size_t(-1) / sizeof(T)) throw std::bad_array_new_length();
-    return static_cast<T*>(block_cache::allocate(n * sizeof(T)));
+    return static_cast<T*>(allocate_block(n * sizeof(T)));
   }
-  void deallocate(T* p, std::size_t n) noexcept { block_cache::deallocate(p, n * sizeof(T)); }
+  void deallocate(T* p, std::size_t n) noexcept { deallocate_block(p, n * sizeof(T)); }
 
   template <class U>
   void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {

@@ -1,53 +1,91 @@
-// block_cache: large blocks are reused between calls (what keeps repeated find_pairs calls
-// free of page faults), within bounds, and small ones are not kept.
+// BlockCache: large blocks are reused between calls of one PairFinder (what keeps repeated
+// calls free of page faults), within its bound; small ones are not kept; each block goes
+// back to the cache it came from, whatever thread frees it; without a current cache
+// nothing is kept.
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <cstring>
+#include <thread>
 
 #include "block_cache.hpp"
 
 using namespace hitgrid;
 
-TEST_CASE("block_cache keeps large blocks, reuses them for fitting requests, and stays bounded", "[grid]") {
-  block_cache::release();
-  REQUIRE(block_cache::cached_bytes() == 0);
+namespace {
+constexpr std::size_t mb = std::size_t{1} << 20;
+}
+
+TEST_CASE("BlockCache keeps large blocks, reuses them for fitting requests, and stays bounded", "[grid]") {
+  const std::size_t bound = 64 * mb;
+  BlockCache cache(bound);
+  const BlockCache::Scope scope(&cache);
+  REQUIRE(BlockCache::current() == &cache);
+  REQUIRE(cache.cached_bytes() == 0);
 
   // Small blocks go straight back.
-  void* small = block_cache::allocate(1000);
+  void* small = allocate_block(1000);
   REQUIRE(reinterpret_cast<std::uintptr_t>(small) % 64 == 0);
-  block_cache::deallocate(small, 1000);
-  CHECK(block_cache::cached_bytes() == 0);
+  deallocate_block(small, 1000);
+  CHECK(cache.cached_bytes() == 0);
 
   // A large block is kept and handed out again to a request it fits (at most twice smaller).
-  const std::size_t mb = std::size_t{1} << 20;
-  void* a = block_cache::allocate(8 * mb);
+  void* a = allocate_block(8 * mb);
   REQUIRE(reinterpret_cast<std::uintptr_t>(a) % 64 == 0);
   std::memset(a, 1, 8 * mb);
-  block_cache::deallocate(a, 8 * mb);
-  CHECK(block_cache::cached_bytes() == 8 * mb);
-  void* b = block_cache::allocate(5 * mb);
+  deallocate_block(a, 8 * mb);
+  CHECK(cache.cached_bytes() == 8 * mb);
+  void* b = allocate_block(5 * mb);
   CHECK(b == a);
-  CHECK(block_cache::cached_bytes() == 0);
+  CHECK(cache.cached_bytes() == 0);
   // Returned with its request size, it is kept with its real size.
-  block_cache::deallocate(b, 5 * mb);
-  CHECK(block_cache::cached_bytes() == 8 * mb);
+  deallocate_block(b, 5 * mb);
+  CHECK(cache.cached_bytes() == 8 * mb);
   // Too small a request for that block, and too large: fresh blocks.
-  void* c = block_cache::allocate(3 * mb);
-  void* d = block_cache::allocate(9 * mb);
+  void* c = allocate_block(3 * mb);
+  void* d = allocate_block(9 * mb);
   CHECK(c != a);
   CHECK(d != a);
-  block_cache::deallocate(c, 3 * mb);
-  block_cache::deallocate(d, 9 * mb);
-  CHECK(block_cache::cached_bytes() == 20 * mb);
+  deallocate_block(c, 3 * mb);
+  deallocate_block(d, 9 * mb);
+  CHECK(cache.cached_bytes() == 20 * mb);
 
-  // Bounded: blocks past the limit push the largest kept ones out.
+  // Bounded: blocks past the bound push the largest kept ones out; a block larger than the
+  // bound is never kept.
   void* big[6];
-  const std::size_t size = block_cache::max_cached_bytes / 4;
-  for (void*& p : big) p = block_cache::allocate(size);
-  for (void* p : big) block_cache::deallocate(p, size);
-  CHECK(block_cache::cached_bytes() <= block_cache::max_cached_bytes);
-  CHECK(block_cache::cached_bytes() >= 3 * size);  // the 20 MB kept before leave room for three
+  const std::size_t size = bound / 4;
+  for (void*& p : big) p = allocate_block(size);
+  for (void* p : big) deallocate_block(p, size);
+  CHECK(cache.cached_bytes() <= bound);
+  CHECK(cache.cached_bytes() >= 3 * size);  // the 20 MB kept before leave room for three
+  void* huge = allocate_block(2 * bound);
+  deallocate_block(huge, 2 * bound);
+  CHECK(cache.cached_bytes() <= bound);
 
-  block_cache::release();
-  CHECK(block_cache::cached_bytes() == 0);
+  cache.release();
+  CHECK(cache.cached_bytes() == 0);
+}
+
+TEST_CASE("a block goes back to its own cache from any thread, and none is kept without a cache", "[grid]") {
+  BlockCache first, second;
+  void* a = nullptr;
+  {
+    const BlockCache::Scope scope(&first);
+    a = allocate_block(4 * mb);
+  }
+  CHECK(BlockCache::current() == nullptr);
+  {
+    // Freed on another thread, under another cache: it still goes back to `first`.
+    std::thread([&] {
+      const BlockCache::Scope scope(&second);
+      deallocate_block(a, 4 * mb);
+    }).join();
+  }
+  CHECK(first.cached_bytes() == 4 * mb);
+  CHECK(second.cached_bytes() == 0);
+
+  // No current cache: blocks come from the heap and go back to it.
+  void* b = allocate_block(4 * mb);
+  deallocate_block(b, 4 * mb);
+  CHECK(first.cached_bytes() == 4 * mb);
+  CHECK(second.cached_bytes() == 0);
 }

@@ -1,7 +1,8 @@
 // The home-cell grid's order itself (HomeGrid::order_hash): what the grid-build benchmark
 // prints, and what the search's answer rests on. It must not depend on the thread count:
 // the counting sort by row uses fixed blocks of shapes and stable scatters, and each row
-// is sorted on its own.
+// is sorted on its own. And the grid's invariants: every small shape once, in its home
+// cell's row, rows in column order, the large shapes aside in global order.
 #include <tbb/global_control.h>
 #include <tbb/task_arena.h>
 
@@ -11,22 +12,21 @@
 #include "hitgrid/core/detail/fnv1a.hpp"
 #include "hitgrid/core/generators.hpp"
 #include "home_grid.hpp"
+#include "support/pathological_scenes.hpp"
 
 using namespace hitgrid;
 
 namespace {
 
+HomeGrid build(const Scene& scene, float cell = 0.0f) {
+  const SceneExtent extent = scene_extent(scene);
+  return HomeGrid::build(scene, KindRanges::of(scene), choose_home_cells(scene, extent, cell).log2_cell, extent,
+                         resolve_isa(Isa::automatic));
+}
+
 std::uint64_t order_on(const Scene& scene, int threads) {
-  tbb::task_arena arena(threads);
   std::uint64_t order = 0;
-  arena.execute([&] {
-    const SceneExtent extent = scene_extent(scene);
-    HomeGridStats stats;
-    HomeGrid grid(scene, KindRanges::of(scene), PairKeyCodec{bits_for(scene.size())},
-                  choose_home_log2_cell(scene, extent, 0.0f), extent, false, resolve_isa(Isa::automatic), stats);
-    grid.sort_rows();
-    order = grid.order_hash();
-  });
+  tbb::task_arena(threads).execute([&] { order = build(scene).order_hash(); });
   return order;
 }
 
@@ -45,5 +45,37 @@ TEST_CASE("the home grid's order does not depend on the thread count", "[grid]")
     Fnv1a input;
     for (std::uint64_t i = 0; i < scene.size(); ++i) input.add_u64(i);
     CHECK(one != input.value());
+  }
+}
+
+TEST_CASE("the home grid holds every small shape once, in its home row and column order", "[grid]") {
+  for (const auto& [name, scene] : test::broadphase_scenes(3000)) {
+    for (float cell : {0.0f, 0.5f, 4.0f}) {
+      INFO(name << ", cell " << cell);
+      const HomeGrid g = build(scene, cell);
+      const KindRanges kinds = KindRanges::of(scene);
+      std::vector<int> seen(scene.size(), 0);
+      for (std::uint32_t i : g.large_ids()) ++seen[i];
+      CHECK(std::is_sorted(g.large_ids().begin(), g.large_ids().end()));
+      const HomeGrid::Columns c = g.columns();
+      bool ordered = true, home = true, small = true;
+      for (const HomeGrid::Row& row : g.rows()) {
+        for (std::uint32_t p = row.begin; p < row.end; ++p) {
+          const HomeGrid::Item& it = g.item_at(p);
+          ++seen[it.shape];
+          const Aabb box = record_of(scene, kinds, it.shape).box;
+          home &= box.min.x == c.minx[p] && box.min.y == c.miny[p] && box.max.x == c.maxx[p] && box.max.y == c.maxy[p];
+          home &= g.cells().index(box.min.y) - g.row0() == row.row;
+          small &= is_small(g.cells(), box);
+          if (p > row.begin) ordered &= g.col_of(p - 1) <= g.col_of(p);
+        }
+      }
+      CHECK(ordered);
+      CHECK(home);
+      CHECK(small);
+      CHECK(std::all_of(seen.begin(), seen.end(), [](int s) { return s == 1; }));
+      for (std::size_t i = 0; i < g.large_ids().size(); ++i)
+        CHECK(!is_small(g.cells(), record_of(scene, kinds, g.large_ids()[i]).box));
+    }
   }
 }

@@ -10,10 +10,11 @@ TEST_CASE("sweep and prune equals the brute-force reference on every family and 
   for (const auto& [name, scene] : test::broadphase_scenes(4000)) {
     INFO(name);
     const PairList want = brute_force_pairs(scene);
-    SweepStats stats;
-    const PairList got = sweep_and_prune_pairs(scene, &stats);
+    FindPairsReport report;
+    const PairList got = sweep_and_prune_pairs(scene, &report);
     CHECK(got.size() == want.size());
     CHECK(got == want);
-    CHECK(stats.candidates >= got.size());
+    CHECK(report.candidates >= got.size());
+    CHECK(report.stages.size() == 4);
   }
 }

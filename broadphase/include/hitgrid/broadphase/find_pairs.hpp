@@ -1,18 +1,32 @@
 // find_pairs: every colliding pair of a scene, exact, sorted, each pair once.
 //
-//   hitgrid::Scene scene = ...;
-//   hitgrid::PairList pairs = hitgrid::find_pairs(scene);             // defaults: all cores
-//   hitgrid::FindPairsOptions opt; opt.threads = 1;
-//   hitgrid::FindPairsReport report;
-//   pairs = hitgrid::find_pairs(scene, opt, &report);                 // with stage timings
+//   hitgrid::PairList pairs = hitgrid::find_pairs(scene);      // one call, all cores
 //
-// The result is the same sorted list whatever the options (threads, ISA, cell size): the
-// options change only how fast it comes. Pairs are ordered by (kind, id) of the lower
-// shape, then of the higher one, with kinds ordered segment < circle < box.
+//   hitgrid::FindPairsOptions options;                         // or, frame after frame:
+//   options.threads = 2;
+//   hitgrid::PairFinder finder(options);                       // owns threads and scratch
+//   hitgrid::FindPairsReport report;
+//   pairs = finder.find_pairs(scene, &report);                 // with stage timings
+//
+// The result is the same sorted list whatever the options (threads, ISA, cell sizes,
+// method): the options change only how fast it comes. Pairs are ordered by (kind, id) of
+// the lower shape, then of the higher one, with kinds ordered segment < circle < box.
+//
+// Memory: a call needs tens of megabytes of scratch per million shapes, and fresh memory
+// costs more than the work done on it. A PairFinder keeps its large scratch blocks (up to
+// FindPairsOptions::max_kept_bytes) between calls, so that calls after the first do not
+// pay for fresh pages; release_memory() or destroying it gives them back. The one-line
+// find_pairs() uses a PairFinder for the one call and keeps nothing.
+//
+// Errors: invalid options throw hitgrid::Error (an ISA this machine cannot run, a
+// negative or non-finite cell size, zero threads is fine: it means all of them).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "hitgrid/core/scene.hpp"
@@ -22,21 +36,28 @@
 namespace hitgrid {
 
 enum class BroadPhase {
-  automatic,        // the fastest method available
-  grid,             // the uniform grid (uniform_grid.hpp)
+  automatic,        // the fastest method available (the grid)
+  grid,             // the uniform grid: home-cell grid for small shapes, tiled grid for large ones
   sweep_and_prune,  // sort on x, sweep: the simple correct method
   brute_force,      // all pairs: the reference, O(n^2), for tests and small scenes
 };
+
+std::string_view broad_phase_name(BroadPhase method);
 
 struct FindPairsOptions {
   /// Worker threads; 0 means every hardware thread.
   unsigned threads = 0;
   /// Narrow-phase instruction set; automatic picks the best the CPU and OS support.
   Isa isa = Isa::automatic;
-  /// Grid cell size in world units; 0 means chosen from the shapes' sizes. Must be finite
-  /// and >= 0.
+  /// The home-cell grid's cell side in world units, rounded down to a power of two; 0
+  /// chooses it from the shapes. Shapes spanning more than two cells either way are large.
+  /// Must be finite and >= 0.
   float cell_size = 0.0f;
+  /// The tiled grid's cell side (the large shapes), likewise; 0 chooses it.
+  float large_cell_size = 0.0f;
   BroadPhase method = BroadPhase::automatic;
+  /// Scratch a PairFinder keeps between calls, at most.
+  std::size_t max_kept_bytes = std::size_t{512} << 20;
 };
 
 struct StageTime {
@@ -46,18 +67,46 @@ struct StageTime {
 
 /// What a find_pairs call did, for reports and benchmarks.
 struct FindPairsReport {
-  BroadPhase method = BroadPhase::automatic;
-  Isa isa = Isa::scalar;  // the narrow-phase ISA that actually ran
+  BroadPhase method = BroadPhase::automatic;  // the method that ran
+  Isa isa = Isa::scalar;                      // the narrow phase's ISA that ran
   unsigned threads = 1;
-  std::uint64_t candidates = 0;   // pairs whose exact test ran
-  double cell_size = 0.0;         // grid cell side used (grid only)
+  std::uint64_t candidates = 0;  // pairs whose exact test ran
+  // The grid only:
+  double cell_size = 0.0;          // the home-cell grid's cell side (the tiled grid's when it ran alone)
+  double large_cell_size = 0.0;    // the tiled grid's cell side (0: it did not run)
+  std::uint64_t small_shapes = 0;  // shapes in the home-cell grid
+  std::uint64_t large_shapes = 0;  // shapes in the tiled grid
+  std::uint64_t tiled_entries = 0;
   std::vector<StageTime> stages;  // in pipeline order
   double total_ms = 0.0;          // scene in memory to sorted pair list in memory
 };
 
-/// Throws hitgrid::Error on invalid options (an unsupported ISA, a negative cell size).
-PairList find_pairs(const Scene& scene, const FindPairsOptions& options = {}, FindPairsReport* report = nullptr);
+/// Finds pairs, call after call, with its own thread arena and scratch memory.
+class PairFinder {
+ public:
+  /// Throws hitgrid::Error on invalid options.
+  explicit PairFinder(const FindPairsOptions& options = {});
+  /// Gives back every block of scratch it kept.
+  ~PairFinder();
+  PairFinder(const PairFinder&) = delete;
+  PairFinder& operator=(const PairFinder&) = delete;
+  PairFinder(PairFinder&&) noexcept;
+  PairFinder& operator=(PairFinder&&) noexcept;
 
-std::string_view broad_phase_name(BroadPhase method);
+  PairList find_pairs(const Scene& scene, FindPairsReport* report = nullptr);
+
+  const FindPairsOptions& options() const;
+  /// Bytes of scratch kept for the next call.
+  std::size_t kept_bytes() const;
+  /// Gives the kept scratch back now (the next call allocates afresh).
+  void release_memory();
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+/// PairFinder(options).find_pairs(scene, report).
+PairList find_pairs(const Scene& scene, const FindPairsOptions& options = {}, FindPairsReport* report = nullptr);
 
 }  // namespace hitgrid

@@ -7,20 +7,14 @@
 
 #include <cstdint>
 
+#include "hitgrid/broadphase/find_pairs.hpp"
 #include "hitgrid/core/scene.hpp"
 #include "hitgrid/core/shape_id.hpp"
 
 namespace hitgrid {
 
-struct SweepStats {
-  double bounds_ms = 0.0;
-  double sort_ms = 0.0;
-  double sweep_ms = 0.0;  // broad phase and exact tests
-  double merge_ms = 0.0;  // per-thread lists joined and sorted
-  std::uint64_t candidates = 0;
-};
-
-/// All colliding pairs, sorted. Parallel over the calling TBB arena.
-PairList sweep_and_prune_pairs(const Scene& scene, SweepStats* stats = nullptr);
+/// All colliding pairs, sorted. Parallel over the calling TBB arena. With a report: its
+/// candidates and stages (bounds, sort, sweep_and_test, merge).
+PairList sweep_and_prune_pairs(const Scene& scene, FindPairsReport* report = nullptr);
 
 }  // namespace hitgrid

@@ -1,0 +1,42 @@
+// The grid broad phase, hitgrid's main method: a build step that turns a scene into an
+// immutable grid, passes that read it, and the merge of what they found.
+//
+//   plan     the home-cell grid's cell side, from a sample of the shapes, and the layout:
+//            the home-cell grid for the small shapes with the tiled grid for the large
+//            ones, or (when the large shapes would cross too many rows) the tiled grid
+//            alone; decided once, before anything is packed (cell_size.hpp)
+//   build    HomeGrid::build (small shapes by home cell, rows sorted; large shapes aside),
+//            LargeSpans::build (the large shapes' spans over the home cells, by row),
+//            TiledGrid::build (the large shapes, or all of them, by tile)
+//   passes   small_pairs, large_small_pairs (home_grid_pairs.hpp) and large_large_pairs
+//            (tiled_grid.hpp): each reads the grid, appends pair keys, changes nothing
+//   merge    sorted_unique_pairs: the keys sorted, repeats dropped, as (kind, id) pairs
+// The answer does not depend on the cell sizes, the layout, the ISA or the thread count.
+#pragma once
+
+#include "hitgrid/broadphase/find_pairs.hpp"
+#include "home_grid.hpp"
+#include "large_spans.hpp"
+#include "pair_keys.hpp"
+#include "stage_clock.hpp"
+#include "tiled_grid.hpp"
+
+namespace hitgrid {
+
+struct Grid {
+  KindRanges kinds;
+  std::size_t shapes = 0;
+  bool tiled_only = false;  // every shape in the tiled grid; home and spans empty
+  HomeGrid home;
+  LargeSpans spans;
+  TiledGrid tiled;  // the large shapes (or every shape), if at least two
+};
+
+/// The build step. options: the cell sizes (0: automatic); isa: concrete, for the build's
+/// vector code (the grid's answer does not depend on it). Laps "plan" and "build".
+Grid build_grid(const Scene& scene, const FindPairsOptions& options, Isa isa, StageClock& clock);
+
+/// The passes and the merge. Laps one stage each. Adds the exact tests run to `candidates`.
+PairList grid_pairs(const Grid& grid, Isa isa, StageClock& clock, std::uint64_t& candidates);
+
+}  // namespace hitgrid

@@ -1,0 +1,193 @@
+#include <tbb/global_control.h>
+#include <tbb/task_arena.h>
+
+#include <catch2/catch.hpp>
+#include <limits>
+
+#include "hitgrid/broadphase/brute_force.hpp"
+#include "hitgrid/broadphase/find_pairs.hpp"
+#include "hitgrid/core/error.hpp"
+#include "hitgrid/core/generators.hpp"
+#include "hitgrid/core/pair_io.hpp"
+#include "hitgrid/core/splitmix64.hpp"
+#include "support/pathological_scenes.hpp"
+
+using namespace hitgrid;
+
+namespace {
+
+PairList grid_pairs(const Scene& scene, FindPairsOptions o = {}, FindPairsReport* report = nullptr) {
+  o.method = BroadPhase::grid;
+  return find_pairs(scene, o, report);
+}
+
+}  // namespace
+
+TEST_CASE("the grid equals the brute-force reference on every family and pathological layout", "[grid]") {
+  for (const auto& [name, scene] : test::broadphase_scenes(4000)) {
+    const PairList want = brute_force_pairs(scene);
+    // Automatic, then cell sizes from far too small to far too large: the answer must not
+    // depend on them.
+    for (float cell : {0.0f, 0.125f, 1.0f, 8.0f, 1024.0f}) {
+      INFO(name << ", cell " << cell);
+      FindPairsOptions o;
+      o.cell_size = cell;
+      FindPairsReport report;
+      const PairList got = grid_pairs(scene, o, &report);
+      CHECK(got.size() == want.size());
+      CHECK(got == want);
+      if (cell > 0.0f) CHECK(report.cell_size <= cell);
+    }
+    // The tiled grid's cells (the large shapes) likewise.
+    for (float large_cell : {0.25f, 4.0f, 64.0f}) {
+      INFO(name << ", large cell " << large_cell);
+      FindPairsOptions o;
+      o.large_cell_size = large_cell;
+      CHECK(grid_pairs(scene, o) == want);
+    }
+  }
+}
+
+TEST_CASE("the grid's answer does not depend on the thread count", "[grid]") {
+  // Let arenas really have 8 threads on a 2-core machine (TBB caps workers otherwise).
+  tbb::global_control allow(tbb::global_control::max_allowed_parallelism, 8);
+  for (const auto& [name, scene] : test::broadphase_scenes(3000)) {
+    INFO(name);
+    PairList first;
+    for (int threads : {1, 2, 4, 8}) {
+      PairList got;
+      FindPairsOptions o;
+      o.threads = static_cast<unsigned>(threads);
+      got = grid_pairs(scene, o);
+      if (threads == 1)
+        first = got;
+      else
+        CHECK(got == first);
+    }
+  }
+}
+
+TEST_CASE("the grid's answer does not depend on the instruction set", "[grid]") {
+  for (const auto& [name, scene] : test::broadphase_scenes(3000)) {
+    // Every cell size of the first test: each ISA searches rows its own way (AVX-512 and
+    // AVX2 in tiles of shapes where no cell is crowded), and each must give the same pairs
+    // after exact tests of the same candidates: exactly the pairs whose boxes overlap.
+    for (float cell : {0.0f, 0.125f, 1.0f, 8.0f}) {
+      FindPairsOptions o;
+      o.cell_size = cell;
+      o.isa = Isa::scalar;
+      FindPairsReport scalar;
+      const PairList want = grid_pairs(scene, o, &scalar);
+      for (Isa isa : supported_isas()) {
+        INFO(name << ", cell " << cell << ", " << isa_name(isa));
+        o.isa = isa;
+        FindPairsReport report;
+        CHECK(grid_pairs(scene, o, &report) == want);
+        CHECK(report.isa == isa);
+        CHECK(report.candidates == scalar.candidates);
+      }
+    }
+  }
+}
+
+TEST_CASE("the grid pins uniform N=1,000,000 seed 1: 185,044 pairs and their hash", "[grid]") {
+  GeneratorParams p;
+  p.n = 1'000'000;
+  p.seed = 1;
+  const Scene scene = generate(Family::uniform, p);
+  for (float cell : {0.0f, 1.0f, 4.0f}) {
+    INFO("cell " << cell);
+    FindPairsOptions o;
+    o.cell_size = cell;
+    const PairList pairs = grid_pairs(scene, o);
+    // docs/scenes.md's independent exact count; the hash pins the exact list.
+    CHECK(pairs.size() == 185044);
+    CHECK(pair_list_hash(pairs) == 0xb666cb6941dab9f9u);
+  }
+}
+
+TEST_CASE("the grid equals the brute-force reference at 50,000 shapes", "[grid][large]") {
+  // Large enough that a grid has thousands of tiles, crowded and empty cells and shapes
+  // crossing tile borders in every direction; brute force makes 1.25e9 exact tests.
+  GeneratorParams p;
+#ifdef HITGRID_SANITIZED_BUILD
+  p.n = 20'000;  // the sanitizer run looks for memory errors, not scale: 6x fewer tests
+#else
+  p.n = 50'000;
+#endif
+  p.seed = 7;
+  for (Family f : {Family::mixed, Family::lattice, Family::long_tail}) {
+    INFO(family_name(f));
+    const Scene scene = generate(f, p);
+    const PairList want = brute_force_pairs(scene);
+    const PairList got = grid_pairs(scene);
+    CHECK(got.size() == want.size());
+    CHECK(got == want);
+  }
+}
+
+TEST_CASE("the grid's two layouts: the tiled grid alone when the large shapes cross many rows", "[grid]") {
+  // One shape in 25 is a segment across the whole world: too few to change the cell size
+  // (the 95th percentile of the extents), but together they cross about eight rows of
+  // home cells per shape of the scene, so the plan gives every shape to the tiled grid.
+  // long_tail keeps the home-cell grid. Both answers equal the reference.
+  SplitMix64 rng(11);
+  Scene crossed;
+  const float side = 400.0f;
+  for (int i = 0; i < 3000; ++i) {
+    const float x = static_cast<float>(rng.u() * side), y = static_cast<float>(rng.u() * side);
+    if (i % 25 == 0) {
+      crossed.add(Segment{{x, 0.0f}, {x + static_cast<float>(rng.u() * 8 - 4), side}});
+    } else {
+      const float dx = static_cast<float>(rng.u() * 2 - 1), dy = static_cast<float>(rng.u() * 2 - 1);
+      crossed.add(Segment{{x, y}, {x + dx, y + dy}});
+    }
+  }
+  FindPairsReport report;
+  CHECK(grid_pairs(crossed, {}, &report) == brute_force_pairs(crossed));
+  CHECK(report.small_shapes == 0);
+  CHECK(report.large_shapes == crossed.size());
+
+  GeneratorParams p;
+  p.n = 20'000;
+  const Scene tail = generate(Family::long_tail, p);
+  CHECK(grid_pairs(tail, {}, &report) == brute_force_pairs(tail));
+  CHECK(report.small_shapes > 0);
+  CHECK(report.large_shapes > 0);
+  CHECK(report.small_shapes + report.large_shapes == tail.size());
+}
+
+TEST_CASE("a PairFinder gives the same answer call after call, keeps its scratch, and gives it back", "[grid]") {
+  GeneratorParams p;
+  p.n = 200'000;
+  const Scene scene = generate(Family::mixed, p);
+  const PairList want = grid_pairs(scene);
+  FindPairsOptions o;
+  o.threads = 2;
+  PairFinder finder(o);
+  CHECK(finder.find_pairs(scene) == want);
+  const std::size_t kept = finder.kept_bytes();
+  CHECK(kept > 0);  // the grid's buffers, megabytes at this size
+  CHECK(kept <= o.max_kept_bytes);
+  CHECK(finder.find_pairs(scene) == want);
+  CHECK(finder.kept_bytes() == kept);  // reused, not grown
+  finder.release_memory();
+  CHECK(finder.kept_bytes() == 0);
+  CHECK(finder.find_pairs(scene) == want);
+
+  o.max_kept_bytes = 0;  // keeps nothing
+  PairFinder frugal(o);
+  CHECK(frugal.find_pairs(scene) == want);
+  CHECK(frugal.kept_bytes() == 0);
+}
+
+TEST_CASE("PairFinder refuses invalid options with hitgrid::Error", "[grid]") {
+  FindPairsOptions o;
+  o.cell_size = -1.0f;
+  CHECK_THROWS_AS(PairFinder(o), Error);
+  o.cell_size = std::numeric_limits<float>::quiet_NaN();
+  CHECK_THROWS_AS(PairFinder(o), Error);
+  o.cell_size = 0.0f;
+  o.large_cell_size = std::numeric_limits<float>::infinity();
+  CHECK_THROWS_AS(PairFinder(o), Error);
+}
