@@ -1,9 +1,9 @@
-// The grid's build on its own: every small shape into its home cell and the shapes
-// sorted by cell, row-major (HomeGrid: the parallel counting sort by row, then each
-// row's sort by column), per SCENES.md family, N and thread count; the large shapes are
-// only set aside (the tiled grid that pairs them builds as it searches). find_pairs runs
-// the rows' sort fused with the search, block by block while the rows are in the cache,
-// so the pipeline benchmarks (find_pairs_bench's bucket_ms counter, the command's
+// The grid's build on its own: every small shape into its home cell and the shapes sorted
+// by cell, row-major (HomeGrid: the parallel counting sort by row, then each row's sort
+// by column), per docs/scenes.md family, N and thread count; the large shapes are only
+// set aside (the tiled grid that pairs them builds as it searches). find_pairs runs the
+// rows' sort fused with the search, block by block while the rows are in the cache, so
+// the pipeline benchmarks (find_pairs_bench's bucket_ms counter, the command's
 // find_pairs.bucket stage) show only the first half; here both halves are timed together
 // as a grid a caller could query. Each reports shapes per second, the rows, the shapes
 // left to the tiled grid, and as its label a hash of the grid's order (HomeGrid::

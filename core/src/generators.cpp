@@ -19,7 +19,7 @@
 namespace hitgrid {
 namespace {
 
-// Why this exists: SCENES.md defines e.g. `ax + dx` with dx = t * L rounded first. A
+// Why this exists: docs/scenes.md defines e.g. `ax + dx` with dx = t * L rounded first. A
 // compiler allowed to contract (GCC's default -ffp-contract=fast, clang's =on) may turn
 // `a + t * L` into fma(t, L, a), which skips the rounding of the product and changes the
 // scene. The project builds with -ffp-contract=off for that reason (and because the exact
@@ -102,7 +102,7 @@ Scene clustered(const GeneratorParams& p) {
   for (std::uint64_t i = 0; i < p.n; ++i) {
     // u() * K < K, and floor of it is an exact small integer; min() guards the spec's clamp.
     const auto k = std::min(k_count - 1, static_cast<std::uint64_t>(std::floor(rng.u() * kd)));
-    // Sums left to right, as SCENES.md says; the named temporaries fix the draw order.
+    // Sums left to right, as docs/scenes.md says; the named temporaries fix the draw order.
     const double u1 = rng.u();
     const double u2 = rng.u();
     const double u3 = rng.u();

@@ -80,7 +80,7 @@ TEST_CASE("the grid pins uniform N=1,000,000 seed 1: 185,044 pairs and their has
     GridOptions o;
     o.cell_size = cell;
     const PairList pairs = uniform_grid_pairs(scene, o);
-    // SCENES.md's independent exact count; the hash pins the exact list.
+    // docs/scenes.md's independent exact count; the hash pins the exact list.
     CHECK(pairs.size() == 185044);
     CHECK(pair_list_hash(pairs) == 0xb666cb6941dab9f9u);
   }

@@ -2,7 +2,7 @@
 // kernel, store one byte per lane, and send the lanes the kernel left unsure to the scalar
 // exact test (the cold path, out of line in a baseline translation unit).
 //
-// Pad instead of remainder loops (STYLE.md): the last partial batch is copied into a
+// Pad instead of remainder loops (docs/simd.md): the last partial batch is copied into a
 // zero-filled local block, so the kernel always sees full batches of finite values (zero
 // is a valid coordinate and radius: a point at the origin); results of the padding lanes
 // are never stored and never sent to the scalar test.
