@@ -14,8 +14,8 @@
 int main(int argc, char** argv) {
   // Keep freed memory instead of returning it to the OS: each find_pairs call allocates
   // ~100 bytes per shape of scratch, and fresh pages cost far more than the work on them
-  // (first touch measured at 0.55 ms per MB on the development VM, rewriting 0.04 ms/MB),
-  // so repeated runs (--repeat) would otherwise measure the kernel's page faults. glibc
+  // (the first touch of each page is a fault, and the kernel zeroes the page), so
+  // repeated runs (--repeat) would otherwise measure the kernel's page faults. glibc
   // caps M_MMAP_THRESHOLD at 32 MiB, and larger blocks would still be mapped fresh each
   // time, so mmap is turned off instead: every block comes from the heap, which is never
   // trimmed.

@@ -28,8 +28,8 @@ namespace {
 // rounded(): the empty asm makes the value opaque to the optimizer, so it has to exist as
 // a rounded double in a register, and no fused operation can span it. It costs nothing:
 // the value is in that register anyway. Products left unwrapped are exact (2 * u(), and
-// the 2^-53 scaling inside u()), so fusing them changes nothing; checked by building this
-// file with -march=native -ffp-contract=fast: the scene hashes stay the same. (Without
+// the 2^-53 scaling inside u()), so fusing them changes nothing: built with
+// -march=native -ffp-contract=fast, this file gives the same scene hashes. (Without
 // the barrier a fused result differs from the rounded one in the last bits of a double,
 // which survives the final rounding to float only near a float rounding boundary, about
 // once in 2^28 coordinates: too rare for a small test to see, likely in the biggest

@@ -9,7 +9,7 @@
 // Shewchuk's; a running bound for the others). Only when the value lies within the bound
 // is it recomputed exactly with floating-point expansions, on a cold path. Random inputs
 // almost never get there; exactly degenerate inputs (collinear points, tangent circles)
-// always do, and pay a few dozen extra nanoseconds (bench/predicates_bench measures it).
+// always do, and pay for the expansions (bench/predicates_bench measures both paths).
 #pragma once
 
 #include <cstdint>
