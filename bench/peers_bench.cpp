@@ -1,9 +1,9 @@
-// hitgrid against the libraries people use today, in one run: for every SCENES.md family
-// and N, hitgrid's find_pairs (1 and 2 threads), each peer compiled into hitgrid_peers
-// (Box2D's b2DynamicTree, CGAL's box_self_intersection_d, Bullet's btDbvt: their broad
-// phase, hitgrid's exact narrow phase, a sorted pair list), the all-pairs brute force for
-// small N, and the memory floor (reading and copying the scene's bytes once, from DRAM,
-// on one and on two threads).
+// hitgrid against the libraries people use today, in one run: for every docs/scenes.md
+// family and N, hitgrid's find_pairs (1 and 2 threads), each peer compiled into
+// hitgrid_peers (Box2D's b2DynamicTree, CGAL's box_self_intersection_d, Bullet's btDbvt:
+// their broad phase, hitgrid's exact narrow phase, a sorted pair list), the all-pairs
+// brute force for small N, and the memory floor (reading and copying the scene's bytes
+// once, from DRAM, on one and on two threads).
 //
 // Every run's pair count and pair-list hash must equal hitgrid's find_pairs answer; a
 // mismatch fails that benchmark (SkipWithError) and the run (exit status 1), so a fast

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent reference for SCENES.md and docs/formats.md, in plain Python.
+"""Independent reference for docs/scenes.md and docs/formats.md, in plain Python.
 
 Written from the two documents only (not from the C++), so that it can cross-check the
 library: Python floats are IEEE doubles with separately rounded operations, and

@@ -44,10 +44,11 @@ inline void append_u64(std::string& out, std::uint64_t v) {
 
 /// The checksum of the binary formats: FNV-1a 64 taken over little-endian 64-bit words
 /// instead of bytes (h = (h ^ word) * FNV prime, from the FNV offset basis), the last
-/// partial word zero-padded. Word-wise it runs about eight times faster than byte-wise
-/// FNV-1a, which would dominate reading a binary scene. Each step is a bijection of h for
-/// a fixed word and changes h whenever the word changes, so any corruption confined to one
-/// 8-byte word is always detected; other corruption escapes with odds of about 2^-64.
+/// partial word zero-padded. Word-wise it takes one multiply per eight bytes instead of
+/// one per byte, so the checksum does not dominate reading a binary scene, as byte-wise
+/// FNV-1a would. Each step is a bijection of h for a fixed word and changes h whenever
+/// the word changes, so any corruption confined to one 8-byte word is always detected;
+/// other corruption escapes with odds of about 2^-64.
 class WordChecksum {
  public:
   void add(const void* data, std::size_t n) {

@@ -19,7 +19,7 @@
 namespace hitgrid {
 namespace {
 
-// Why this exists: SCENES.md defines e.g. `ax + dx` with dx = t * L rounded first. A
+// Why this exists: docs/scenes.md defines e.g. `ax + dx` with dx = t * L rounded first. A
 // compiler allowed to contract (GCC's default -ffp-contract=fast, clang's =on) may turn
 // `a + t * L` into fma(t, L, a), which skips the rounding of the product and changes the
 // scene. The project builds with -ffp-contract=off for that reason (and because the exact
@@ -28,8 +28,8 @@ namespace {
 // rounded(): the empty asm makes the value opaque to the optimizer, so it has to exist as
 // a rounded double in a register, and no fused operation can span it. It costs nothing:
 // the value is in that register anyway. Products left unwrapped are exact (2 * u(), and
-// the 2^-53 scaling inside u()), so fusing them changes nothing; checked by building this
-// file with -march=native -ffp-contract=fast: the scene hashes stay the same. (Without
+// the 2^-53 scaling inside u()), so fusing them changes nothing: built with
+// -march=native -ffp-contract=fast, this file gives the same scene hashes. (Without
 // the barrier a fused result differs from the rounded one in the last bits of a double,
 // which survives the final rounding to float only near a float rounding boundary, about
 // once in 2^28 coordinates: too rare for a small test to see, likely in the biggest
@@ -102,7 +102,7 @@ Scene clustered(const GeneratorParams& p) {
   for (std::uint64_t i = 0; i < p.n; ++i) {
     // u() * K < K, and floor of it is an exact small integer; min() guards the spec's clamp.
     const auto k = std::min(k_count - 1, static_cast<std::uint64_t>(std::floor(rng.u() * kd)));
-    // Sums left to right, as SCENES.md says; the named temporaries fix the draw order.
+    // Sums left to right, as docs/scenes.md says; the named temporaries fix the draw order.
     const double u1 = rng.u();
     const double u2 = rng.u();
     const double u3 = rng.u();

@@ -70,8 +70,9 @@ bool intersects(const Segment& s, const Segment& t) {
   // Fast path, without data-dependent branches: the four orientations in double. When the
   // filter certifies all four as nonzero, no endpoint touches the other segment's line and
   // the segments cross iff each one's endpoints lie on opposite sides of the other's line.
-  // (Candidate pairs cross or not about as often as a coin flip: branching on each sign
-  // mispredicted often enough to double the cost of the test.)
+  // (Candidate pairs cross or not about as often as a coin flip, so a branch on each sign
+  // would be mispredicted about half the time; combining the signs without a branch is
+  // cheaper.)
   const RoundedOrient o1 = rounded_orient(s.a, s.b, t.a), o2 = rounded_orient(s.a, s.b, t.b);
   const RoundedOrient o3 = rounded_orient(t.a, t.b, s.a), o4 = rounded_orient(t.a, t.b, s.b);
   const bool certain = (std::fabs(o1.det) > o1.bound) & (std::fabs(o2.det) > o2.bound) &

@@ -1,5 +1,5 @@
 // test_pairs: run-time dispatch on hitgrid's own Isa (never xsimd's CPU detection, see
-// XSIMD-8.1.md), and the scalar twin that both Isa::scalar and every kernel's cold path
+// docs/simd.md), and the scalar twin that both Isa::scalar and every kernel's cold path
 // use. Compiled with the baseline flags, so the cold path runs on any x86-64.
 #include "hitgrid/simd/pair_kernels.hpp"
 

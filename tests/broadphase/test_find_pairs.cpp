@@ -42,8 +42,8 @@ TEST_CASE("find_pairs pins the pair hash of uniform N=100000 seed 1", "[broadpha
   GeneratorParams p;
   p.n = 100000;
   const PairList pairs = find_pairs(generate(Family::uniform, p));
-  // About 0.185 N expected (SCENES.md); the hash pins the exact list. At N = 1,000,000 the
-  // main job finds 185,044 pairs (hash b666cb6941dab9f9), the independent count SCENES.md gives.
+  // About 0.185 N expected (docs/scenes.md); the hash pins the exact list. At N = 1,000,000
+  // the main job finds 185,044 pairs (hash b666cb6941dab9f9): docs/scenes.md's exact count.
   CHECK(pairs.size() == 18326);
   CHECK(pair_list_hash(pairs) == 0x88cd7afecb02e874u);
 }

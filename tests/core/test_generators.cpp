@@ -1,6 +1,6 @@
-// The standard scenes, bit for bit. Every pinned value below was computed by
-// tools/scenes_reference.py, an independent Python implementation of SCENES.md (Python
-// floats are IEEE doubles with separately rounded operations), not by this library.
+// The standard scenes, bit for bit. Every pinned value below was computed, not by this
+// library, but by tools/scenes_reference.py, an independent Python implementation of
+// docs/scenes.md (Python floats are IEEE doubles with separately rounded operations).
 #include <catch2/catch.hpp>
 
 #include <array>

@@ -1,6 +1,6 @@
 // The six exact intersection tests of core/intersects.hpp against the independent GMP
 // reference (tests/support/exact_reference, different formulations), on the adversarial
-// families (tests/support/adversarial): DESIGN.md contract 1.
+// families (tests/support/adversarial): docs/contracts.md, contract 1.
 //
 // Each pair kind gets scaled_count(1,000,000) cases split evenly over the families; every
 // case also checks the symmetric overload (intersects(c, s) == intersects(s, c)) and, for

@@ -1,6 +1,6 @@
 // The five predicates of core/predicates.hpp, filtered and always-exact, against the
 // independent GMP reference (tests/support/exact_reference) on the adversarial families
-// (tests/support/adversarial): DESIGN.md contract 1.
+// (tests/support/adversarial): docs/contracts.md, contract 1.
 //
 // Each predicate gets scaled_count(1,000,000) cases, split evenly over the families.
 // Mismatches are counted, not asserted one by one, and the first few are printed as hex

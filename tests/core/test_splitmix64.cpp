@@ -1,5 +1,5 @@
 // SplitMix64 against outputs computed independently (tools/scenes_reference.py, from the
-// SCENES.md pseudocode). The seed-0 sequence also matches the published reference
+// docs/scenes.md pseudocode). The seed-0 sequence also matches the published reference
 // implementation's first output, 0xe220a8397b1dcdaf.
 #include <catch2/catch.hpp>
 

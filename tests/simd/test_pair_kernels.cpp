@@ -1,6 +1,6 @@
 // The SIMD pair kernels (simd/pair_kernels.hpp) against their scalar twins, the exact
-// tests of core/intersects.hpp: identical booleans on every supported ISA (DESIGN.md
-// contracts 1 and 2).
+// tests of core/intersects.hpp: identical booleans on every supported ISA
+// (docs/contracts.md, contracts 1 and 2).
 //
 // Inputs: the adversarial families of tests/support (lattice, shared endpoints,
 // collinear, one-ulp near-parallel, tangent, zero size, 1e7, 1e-7, mixed scales, huge,

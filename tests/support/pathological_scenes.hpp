@@ -15,9 +15,9 @@ struct NamedScene {
   Scene scene;
 };
 
-/// Every SCENES.md family at n shapes (seed 1), plus: two clusters 1e7 apart, one segment
-/// across the whole world, many copies of one segment, all shapes in one tiny cell,
-/// coordinates near 1e7, a mixed scene of zero-size shapes on a lattice.
+/// Every docs/scenes.md family at n shapes (seed 1), plus: two clusters 1e7 apart, one
+/// segment across the whole world, many copies of one segment, all shapes in one tiny
+/// cell, coordinates near 1e7, a mixed scene of zero-size shapes on a lattice.
 std::vector<NamedScene> broadphase_scenes(std::uint64_t n);
 
 }  // namespace hitgrid::test

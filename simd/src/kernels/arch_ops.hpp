@@ -2,7 +2,7 @@
 // loading float32 columns widened to double, turning a lane mask into bits, and the exact
 // rounding error of a product.
 //
-// Everything here is a template on the arch A (XSIMD-8.1.md, one definition rule: a
+// Everything here is a template on the arch A (docs/simd.md, one definition rule: a
 // non-template helper compiled into the AVX-512 translation unit could be the copy the
 // linker keeps for the SSE2 one). The arches hitgrid compiles for:
 //   Isa::sse2   xsimd::sse2           (baseline x86-64 flags)

@@ -2,7 +2,7 @@
 // kernel, store one byte per lane, and send the lanes the kernel left unsure to the scalar
 // exact test (the cold path, out of line in a baseline translation unit).
 //
-// Pad instead of remainder loops (STYLE.md): the last partial batch is copied into a
+// Pad instead of remainder loops (docs/simd.md): the last partial batch is copied into a
 // zero-filled local block, so the kernel always sees full batches of finite values (zero
 // is a valid coordinate and radius: a point at the origin); results of the padding lanes
 // are never stored and never sent to the scalar test.
@@ -29,8 +29,8 @@ struct PairDriver {
       return load_widened<A>(p);
   }
 
-  /// Stores one byte per lane from the mask bits: full batches with constant-size stores
-  /// (a variable-length memcpy became a library call and cost a third of the kernel time).
+  /// Stores one byte per lane from the mask bits: full batches with constant-size stores,
+  /// which compile to plain moves (a variable-length memcpy is a library call per batch).
   static void store(std::uint32_t hit, std::size_t count, std::uint8_t* out) {
     if (count == width) {
       for (std::size_t k = 0; k < width; k += 8) {
@@ -55,7 +55,8 @@ struct PairDriver {
   }
 
   // flatten: inline the kernel's lane arithmetic (xsimd's small functions, the polynomials
-  // of core/src) into the loop; GCC left some of it out of line and spilled every batch.
+  // of core/src) into the loop; without it GCC keeps some of it out of line, and every
+  // batch passed to those calls goes through memory.
   [[gnu::flatten]] static void run(PairKind kind, std::size_t n, const ShapeColumns& a, const ShapeColumns& b,
                                    std::uint8_t* out) {
     // Local copies of the column pointers: `out` is a byte pointer, which may alias

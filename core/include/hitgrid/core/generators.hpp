@@ -1,4 +1,4 @@
-// The standard scene generators of SCENES.md, bit-exact.
+// The standard scene generators of docs/scenes.md, bit-exact.
 //
 // generate(family, params) returns the same bits on every IEEE machine and build: all
 // arithmetic is double precision with each operation rounded separately (no fused
@@ -26,7 +26,7 @@ std::string_view family_name(Family family);
 /// The family with exactly that name (case-sensitive), or nothing.
 std::optional<Family> parse_family(std::string_view name);
 
-/// The knobs of SCENES.md. lattice uses only n and seed; per_cluster only matters to
+/// The knobs of docs/scenes.md. lattice uses only n and seed; per_cluster only matters to
 /// clustered.
 struct GeneratorParams {
   std::uint64_t n = 1'000'000;    ///< number of shapes, at most ShapeId::max_count

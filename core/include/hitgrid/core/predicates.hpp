@@ -4,12 +4,12 @@
 // float is taken as the exact rational number it represents. No epsilon: the answer is
 // the one exact rational arithmetic gives, for every finite input.
 //
-// How (DESIGN.md, contract 1): the polynomial is evaluated in double together with a bound
-// on its rounding error (a static bound for orient2d and dot_sign, Shewchuk's; a running
-// bound for the others). Only when the value lies within the bound is it recomputed exactly
-// with floating-point expansions, on a cold path. Random inputs almost never get there;
-// exactly degenerate inputs (collinear points, tangent circles) always do, and pay a few
-// dozen extra nanoseconds (bench/predicates_bench measures it).
+// How (docs/contracts.md, contract 1): the polynomial is evaluated in double together
+// with a bound on its rounding error (a static bound for orient2d and dot_sign,
+// Shewchuk's; a running bound for the others). Only when the value lies within the bound
+// is it recomputed exactly with floating-point expansions, on a cold path. Random inputs
+// almost never get there; exactly degenerate inputs (collinear points, tangent circles)
+// always do, and pay for the expansions (bench/predicates_bench measures both paths).
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// The three shape kinds. All are closed sets (see SCENES.md):
+// The three shape kinds. All are closed sets (see docs/scenes.md):
 //   Segment: every point between a and b, endpoints included; a == b is a point.
 //   Circle:  the closed disk of radius r >= 0 around c; r == 0 is a point.
 //   Box:     the closed axis-aligned rectangle [min.x, max.x] x [min.y, max.y], min <= max;

@@ -1,4 +1,4 @@
-// SplitMix64: the one random number generator of the standard scenes (SCENES.md).
+// SplitMix64: the one random number generator of the standard scenes (docs/scenes.md).
 //
 // Every generator, benchmark and independent checker draws from this exact sequence, so
 // "uniform, N = 1000000, seed 1" means the same bits everywhere. Only integer arithmetic

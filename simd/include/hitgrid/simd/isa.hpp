@@ -2,7 +2,7 @@
 //
 // hitgrid decides the ISA itself from what the CPU *and the operating system* support:
 // GCC's __builtin_cpu_supports checks the OS's XSAVE state (XGETBV) before reporting AVX
-// or AVX-512, which xsimd 8.1's own detection does not (see XSIMD-8.1.md), so a VM that
+// or AVX-512, which xsimd 8.1's own detection does not (see docs/simd.md), so a VM that
 // hides AVX-512 state gets AVX2 instead of SIGILL. Every ISA gives bit-identical results;
 // only speed differs.
 #pragma once
