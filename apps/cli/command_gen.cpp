@@ -41,7 +41,7 @@ int run(const GenCommand& cmd) {
 
 Runner add_gen_command(CLI::App& app) {
   auto cmd = std::make_shared<GenCommand>();
-  CLI::App* sub = app.add_subcommand("gen", "Write a standard scene (SCENES.md) as a text or binary file");
+  CLI::App* sub = app.add_subcommand("gen", "Write a standard scene (docs/scenes.md) as a text or binary file");
   sub->add_option("family", cmd->family, "uniform|clustered|long_tail|mixed|lattice")
       ->required()
       ->check(CLI::IsMember({"uniform", "clustered", "long_tail", "mixed", "lattice"}));

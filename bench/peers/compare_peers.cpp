@@ -2,7 +2,7 @@
 //
 //   compare_peers [--family F] [--n N] [--seed S] [--threads T] [--stats]
 //
-// Generates the scene (SCENES.md; defaults uniform, 100,000 shapes, seed 1), runs
+// Generates the scene (docs/scenes.md; defaults uniform, 100,000 shapes, seed 1), runs
 // hitgrid's find_pairs on T threads and every peer compiled into hitgrid_peers (Box2D,
 // CGAL, Bullet: those installed) on one thread, once each, checks that each peer found
 // hitgrid's exact pair list, and prints

@@ -13,7 +13,7 @@
 // compiled with -mavx2 / -mavx512f: the search is instantiated for each and compiled,
 // with everything it inlines, inside one target-attributed function per ISA
 // (home_grid.cpp), so no inline function shared with baseline code is ever compiled for
-// a wider ISA (the one-definition-rule hazard of XSIMD-8.1.md).
+// a wider ISA (the one-definition-rule hazard of docs/simd.md).
 //
 // Lists passed to append need 8 slots from the count passed in (full-width stores).
 #pragma once

@@ -235,9 +235,8 @@ struct TiledGrid::Impl {
   /// The rest, for a pair with a segment: whether the row below this one holds both (then
   /// their first shared cell lies there or earlier, where the pair is reported). A pair
   /// whose footprints share cells in two rows with none shared in between is reported
-  /// twice; the final sort removes such repeats (256 of long_tail's 1.9M pairs). Looking
-  /// further down, up to four rows, removed them but cost 13 ms of that scene's 93 ms
-  /// large-large stage (one thread): every pair reported walked all four rows.
+  /// twice; the final sort removes such repeats, which are rare. Looking further down
+  /// would remove them but costs every reported pair a walk over those rows.
   bool shares_row_below(const CellHit& a, const CellHit& b, std::int64_t row, TileScratch& t) const {
     const std::int64_t r0 = std::max(t.first_row[a.entry - t.tile_begin], t.first_row[b.entry - t.tile_begin]);
     const std::int64_t r = row - 1;
@@ -262,10 +261,9 @@ struct TiledGrid::Impl {
   }
 
   /// The exact test on two hits of the cell being searched, if it is their first shared
-  /// cell. (The row check used to run after the exact test, only for the pairs that
-  /// intersect, when each check walked both shapes' rows; with the spans remembered per
-  /// entry (span_in_row) it is cheaper than the exact tests it saves: pairs of long
-  /// segments share cells in several rows, and only the first is tested now.)
+  /// cell. The row check runs before the exact test: with the spans remembered per entry
+  /// (span_in_row) it is cheaper than the exact tests it saves, since pairs of long
+  /// segments share cells in several rows and only the first of them is tested.
   void test_pair(const CellHit& hi, const CellHit& hj, TileScratch& t) const {
     const FirstCell first = first_cell_quick(hi, hj, t);
     if (first == FirstCell::no) return;

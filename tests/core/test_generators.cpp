@@ -46,7 +46,7 @@ TEST_CASE("family names round trip", "[generators]") {
   CHECK_FALSE(parse_family("").has_value());
 }
 
-TEST_CASE("default parameters are SCENES.md's", "[generators]") {
+TEST_CASE("default parameters are docs/scenes.md's", "[generators]") {
   const GeneratorParams p;
   CHECK(p.n == 1'000'000);
   CHECK(p.seed == 1);
@@ -181,7 +181,7 @@ TEST_CASE("generators are deterministic and seed-sensitive", "[generators]") {
   }
 }
 
-TEST_CASE("uniform mean segment length is about 0.765 (SCENES.md)", "[generators]") {
+TEST_CASE("uniform mean segment length is about 0.765 (docs/scenes.md)", "[generators]") {
   const Scene s = make(Family::uniform, 100000);
   double sum = 0.0;
   for (std::uint32_t i = 0; i < s.segment_count(); ++i) {
