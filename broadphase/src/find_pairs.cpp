@@ -75,6 +75,12 @@ std::size_t PairFinder::kept_bytes() const { return state_->cache.cached_bytes()
 void PairFinder::release_memory() { state_->cache.release(); }
 
 PairList PairFinder::find_pairs(const Scene& scene, FindPairsReport* report) {
+  PairList pairs;
+  find_pairs(scene, pairs, report);
+  return pairs;
+}
+
+void PairFinder::find_pairs(const Scene& scene, PairList& pairs, FindPairsReport* report) {
   State& s = *state_;
   const BroadPhase method = s.options.method == BroadPhase::automatic ? BroadPhase::grid : s.options.method;
   FindPairsReport local;
@@ -83,7 +89,6 @@ PairList PairFinder::find_pairs(const Scene& scene, FindPairsReport* report) {
   local.threads = s.threads;
 
   Stopwatch total;
-  PairList pairs;
   // TBB caps its worker pool at the hardware concurrency; asking for more threads (to
   // check determinism on a small machine, or to oversubscribe on purpose) needs the cap
   // raised for the duration of the call, or the arena silently runs with fewer.
@@ -107,7 +112,7 @@ PairList PairFinder::find_pairs(const Scene& scene, FindPairsReport* report) {
         break;
       default: {
         const Grid grid = build_grid(scene, s.options, s.isa, clock);
-        pairs = grid_pairs(grid, s.isa, clock, local.candidates);
+        grid_pairs(grid, s.isa, clock, local.candidates, pairs);
         local.cell_size = grid.tiled_only ? grid.tiled.cell_size() : grid.home.cells().cell_size();
         local.large_cell_size = grid.tiled.cell_size();
         local.small_shapes = grid.home.small_count();
@@ -119,7 +124,6 @@ PairList PairFinder::find_pairs(const Scene& scene, FindPairsReport* report) {
   });
   local.total_ms = total.lap_ms();
   if (report) *report = std::move(local);
-  return pairs;
 }
 
 PairList find_pairs(const Scene& scene, const FindPairsOptions& options, FindPairsReport* report) {

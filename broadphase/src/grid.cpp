@@ -36,7 +36,7 @@ Grid build_grid(const Scene& scene, const FindPairsOptions& options, Isa isa, St
   return g;
 }
 
-PairList grid_pairs(const Grid& grid, Isa isa, StageClock& clock, std::uint64_t& candidates) {
+void grid_pairs(const Grid& grid, Isa isa, StageClock& clock, std::uint64_t& candidates, PairList& out) {
   const PairTestContext tests{isa, grid.kinds, PairKeyCodec{bits_for(grid.shapes)}};
   PairKeys keys;
   candidates += small_pairs(grid.home, tests, keys);
@@ -45,9 +45,8 @@ PairList grid_pairs(const Grid& grid, Isa isa, StageClock& clock, std::uint64_t&
   clock.lap("large_small_pairs");
   candidates += large_large_pairs(grid.tiled, tests, keys);
   clock.lap("large_large_pairs");
-  PairList out = sorted_unique_pairs(keys, tests.codec, grid.kinds);
+  sorted_unique_pairs(keys, tests.codec, grid.kinds, out);
   clock.lap("merge");
-  return out;
 }
 
 }  // namespace hitgrid

@@ -36,7 +36,8 @@ struct Grid {
 /// vector code (the grid's answer does not depend on it). Laps "plan" and "build".
 Grid build_grid(const Scene& scene, const FindPairsOptions& options, Isa isa, StageClock& clock);
 
-/// The passes and the merge. Laps one stage each. Adds the exact tests run to `candidates`.
-PairList grid_pairs(const Grid& grid, Isa isa, StageClock& clock, std::uint64_t& candidates);
+/// The passes and the merge, the pairs into `out` (its capacity reused). Laps one stage
+/// each. Adds the exact tests run to `candidates`.
+void grid_pairs(const Grid& grid, Isa isa, StageClock& clock, std::uint64_t& candidates, PairList& out);
 
 }  // namespace hitgrid

@@ -13,7 +13,9 @@
 //     see Row::by_left, else in global order);
 //   - columns(): the sorted shapes' bounding boxes as four float columns, padded past the
 //     last shape by `column_padding` empty boxes (so that eight can be read from any
-//     position), and where each one's geometry is (items());
+//     position), and item_at(): each sorted shape's global index and geometry, in the same
+//     order (the passes read the geometry of a row's candidates while the row's boxes are
+//     in the cache, so it is kept in order beside them, not reached through an index);
 //   - the large shapes (not small), set aside with their records, in global order.
 // The passes that read it (home_grid_pairs.cpp: small with small, large with small) and
 // the world's queries never change it, and none depends on another having run.
@@ -47,10 +49,9 @@ class HomeGrid {
     std::uint32_t shape;
     float g[4];
   };
-  /// The sorted shapes' boxes, and where each one's item is (an index into items()).
+  /// The sorted shapes' boxes.
   struct Columns {
     const float *minx, *miny, *maxx, *maxy;
-    const std::uint32_t* item;
   };
   /// A cell with at least this many shapes is searched on its own, along its better axis
   /// (crowded_sweep.hpp).
@@ -68,10 +69,10 @@ class HomeGrid {
   /// Columns from col0() on that the scene's extent spans.
   std::uint64_t cols() const { return cols_; }
   std::span<const Row> rows() const { return rows_; }
-  Columns columns() const { return {minx_.data(), miny_.data(), maxx_.data(), maxy_.data(), item_.data()}; }
-  std::size_t small_count() const { return item_.size(); }
-  const Item& item_at(std::uint32_t position) const { return items_[item_[position]]; }
-  const Item* items() const { return items_.data(); }
+  Columns columns() const { return {minx_.data(), miny_.data(), maxx_.data(), maxy_.data()}; }
+  std::size_t small_count() const { return items_.size(); }
+  /// The sorted shape at a position of columns().
+  const Item& item_at(std::uint32_t position) const { return items_[position]; }
   /// The large shapes: global indices (ascending) and records.
   const std::vector<std::uint32_t>& large_ids() const { return large_ids_; }
   const UninitializedVector<ShapeRecord>& large_records() const { return large_records_; }
@@ -98,12 +99,7 @@ class HomeGrid {
   std::uint64_t cols_ = 0;
   std::vector<Row> rows_;
   UninitializedVector<float> minx_, miny_, maxx_, maxy_;  // sorted, padded
-  UninitializedVector<std::uint32_t> item_;               // sorted: indices into items_
-  // The small shapes grouped by row (dense worlds: in global order within a row; sparse:
-  // in home-cell order): the sort moves only the boxes, and the exact tests reach the
-  // geometry through item_ (a third of the shapes take part in a candidate pair, so moving
-  // every shape's geometry into order would cost more than the indirection).
-  UninitializedVector<Item> items_;
+  UninitializedVector<Item> items_;                       // sorted
   std::vector<std::uint32_t> large_ids_;
   UninitializedVector<ShapeRecord> large_records_;
 };

@@ -91,15 +91,17 @@ class HomeGrid::Builder {
   void store_row(const Row& row, const RowScratch& t);
 
   void size_columns(std::size_t small);
-  void store(std::size_t p, const Aabb& box, std::uint32_t item) {
+  void store(std::size_t p, const Aabb& box) {
     g_.minx_[p] = box.min.x;
     g_.miny_[p] = box.min.y;
     g_.maxx_[p] = box.max.x;
     g_.maxy_[p] = box.max.y;
-    g_.item_[p] = item;
   }
 
   HomeGrid& g_;
+  // Dense worlds: the shapes grouped by row, in global order within a row (the large ones
+  // last), until the rows are sorted into the grid.
+  UninitializedVector<Item> bucketed_;
   const Scene& scene_;
   const KindRanges& kinds_;
   Isa isa_;
@@ -138,7 +140,7 @@ void HomeGrid::Builder::bucket_by_rows(std::uint64_t row_count) {
   // Each shape's row, kept for the scatter (reading 4 bytes is cheaper than deriving the
   // bounds and the row again).
   UninitializedVector<std::uint32_t> shape_row(n);
-  UninitializedVector<Item>& items = g_.items_;
+  UninitializedVector<Item>& items = bucketed_;
   const SegmentArrays& segments = scene_.segments();
   const std::vector<std::uint32_t> row_begin = counting_sort<std::uint32_t>(
       blocks.count, buckets,
@@ -214,11 +216,11 @@ std::uint32_t HomeGrid::Builder::count_block_rows(std::size_t b, const Blocks& b
 /// The items past the first `small` are the large shapes, in global order (the scatter is
 /// stable): their ids and records go aside, and the items keep only the small shapes.
 void HomeGrid::Builder::set_aside_large(std::uint32_t small) {
-  const std::size_t n = g_.items_.size();
+  const std::size_t n = bucketed_.size();
   g_.large_ids_.resize(n - small);
   g_.large_records_.resize(n - small);
   for (std::size_t p = small; p < n; ++p) {
-    const Item& it = g_.items_[p];
+    const Item& it = bucketed_[p];
     g_.large_ids_[p - small] = it.shape;
     g_.large_records_[p - small] = {bounds_of(kinds_.kind(it.shape), it.g), {it.g[0], it.g[1], it.g[2], it.g[3]}};
   }
@@ -238,6 +240,7 @@ void HomeGrid::Builder::sort_rows() {
     RowScratch& t = scratch.local();
     for (std::size_t k = range.begin(); k != range.end(); ++k) sort_row(k, t);
   });
+  UninitializedVector<Item>().swap(bucketed_);
 }
 
 /// Row k into column order, its boxes into the grid's columns at the row's positions, and
@@ -289,7 +292,7 @@ void HomeGrid::Builder::row_boxes(const Row& row, RowScratch& t, std::uint32_t& 
   const SegmentHomeRows columns(cells, 0);
   if (columns.usable()) {
     __m128 least = _mm_set1_ps(HUGE_VALF), greatest = _mm_set1_ps(-HUGE_VALF);
-    const Item* it = g_.items_.data() + row.begin;
+    const Item* it = bucketed_.data() + row.begin;
     const std::uint32_t segments_end = kinds_.circles_begin;
     for (; vec + 4 <= size && it[vec + 3].shape < segments_end; vec += 4) {
       __m128 low[4], box[4];
@@ -316,7 +319,7 @@ void HomeGrid::Builder::row_boxes(const Row& row, RowScratch& t, std::uint32_t& 
   }
 #endif
   for (std::uint32_t j = vec; j < size; ++j) {
-    const Item& it = g_.items_[row.begin + j];
+    const Item& it = bucketed_[row.begin + j];
     t.box[j] = bounds_of(kinds_.kind(it.shape), it.g);
     t.col[j] = static_cast<std::uint32_t>(cells.index(t.box[j].min.x) - col0);
     lo = std::min(lo, t.col[j]);
@@ -381,19 +384,20 @@ void HomeGrid::Builder::order_by_left_edge(RowScratch& t, std::uint32_t lo, std:
   }
 }
 
-/// The row's boxes into the grid's columns in sorted order, four at a time: four boxes
-/// transposed into four columns; and each position's item.
+/// The row's boxes into the grid's columns in sorted order, four at a time (four boxes
+/// transposed into four columns), and its items likewise.
 void HomeGrid::Builder::store_row(const Row& row, const RowScratch& t) {
   const auto size = static_cast<std::uint32_t>(t.order.size());
+  const std::uint32_t* order = t.order.data();
+  const Item* from = bucketed_.data() + row.begin;
+  Item* to = g_.items_.data() + row.begin;
+  for (std::uint32_t rank = 0; rank < size; ++rank) to[rank] = from[order[rank]];
   std::uint32_t rank = 0;
 #if defined(__SSE2__)
   static_assert(sizeof(Aabb) == 4 * sizeof(float), "Aabb is min.x, min.y, max.x, max.y");
   float *minx = g_.minx_.data() + row.begin, *miny = g_.miny_.data() + row.begin;
   float *maxx = g_.maxx_.data() + row.begin, *maxy = g_.maxy_.data() + row.begin;
-  std::uint32_t* item = g_.item_.data() + row.begin;
-  const std::uint32_t* order = t.order.data();
   const Aabb* box = t.box.data();
-  const __m128i first = _mm_set1_epi32(static_cast<std::int32_t>(row.begin));
   for (; rank + 4 <= size; rank += 4) {
     __m128 r0 = _mm_loadu_ps(&box[order[rank]].min.x), r1 = _mm_loadu_ps(&box[order[rank + 1]].min.x),
            r2 = _mm_loadu_ps(&box[order[rank + 2]].min.x), r3 = _mm_loadu_ps(&box[order[rank + 3]].min.x);
@@ -402,14 +406,9 @@ void HomeGrid::Builder::store_row(const Row& row, const RowScratch& t) {
     _mm_storeu_ps(miny + rank, r1);
     _mm_storeu_ps(maxx + rank, r2);
     _mm_storeu_ps(maxy + rank, r3);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(item + rank),
-                     _mm_add_epi32(first, _mm_loadu_si128(reinterpret_cast<const __m128i*>(order + rank))));
   }
 #endif
-  for (; rank < size; ++rank) {
-    const std::uint32_t j = t.order[rank];
-    store(row.begin + rank, t.box[j], row.begin + j);
-  }
+  for (; rank < size; ++rank) store(row.begin + rank, t.box[order[rank]]);
 }
 
 /// Sparse worlds, whose rows range far beyond the number of shapes: a radix sort on the
@@ -442,13 +441,12 @@ void HomeGrid::Builder::bucket_by_cells(std::uint64_t row_count) {
   }
 
   size_columns(small);
-  g_.items_.resize(small);
   UninitializedVector<std::uint32_t> row(small);
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, small, 1 << 14), [&](const auto& r) {
     for (std::size_t p = r.begin(); p != r.end(); ++p) {
       const ShapeRecord s = record_of(scene_, kinds_, keyed[p].shape);
       g_.items_[p] = {keyed[p].shape, {s.g[0], s.g[1], s.g[2], s.g[3]}};
-      store(p, s.box, static_cast<std::uint32_t>(p));
+      store(p, s.box);
       row[p] = static_cast<std::uint32_t>(cells.index(s.box.min.y) - g_.row0_);
     }
   });
@@ -464,7 +462,7 @@ void HomeGrid::Builder::bucket_by_cells(std::uint64_t row_count) {
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, rows.size(), 8), [&](const auto& range) {
     std::vector<std::uint32_t> order;
     std::vector<float> v;
-    std::vector<std::uint32_t> at;
+    std::vector<Item> at;
     auto by_left = [&](std::uint32_t x, std::uint32_t y) { return g_.minx_[x] < g_.minx_[y]; };
     for (std::size_t k = range.begin(); k != range.end(); ++k) {
       const Row& w = rows[k];
@@ -478,8 +476,8 @@ void HomeGrid::Builder::bucket_by_cells(std::uint64_t row_count) {
         std::copy(v.begin(), v.end(), column->begin() + w.begin);
       }
       at.clear();
-      for (std::uint32_t p : order) at.push_back(g_.item_[p]);
-      std::copy(at.begin(), at.end(), g_.item_.begin() + w.begin);
+      for (std::uint32_t p : order) at.push_back(g_.items_[p]);
+      std::copy(at.begin(), at.end(), g_.items_.begin() + w.begin);
     }
   });
 }
@@ -495,12 +493,12 @@ void HomeGrid::Builder::size_columns(std::size_t small) {
     v->resize(small + column_padding);
     std::fill(v->end() - column_padding, v->end(), -HUGE_VALF);
   }
-  g_.item_.resize(small);
+  g_.items_.resize(small);
 }
 
 std::uint64_t HomeGrid::order_hash() const {
   Fnv1a hash;
-  for (std::size_t p = 0; p < item_.size(); ++p) hash.add_u64(items_[item_[p]].shape);
+  for (const Item& it : items_) hash.add_u64(it.shape);
   return hash.value();
 }
 

@@ -51,7 +51,7 @@ struct Scratch {
   std::uint32_t large_a[candidate_capacity + 8]{}, large_b[candidate_capacity + 8]{};
   std::uint32_t large_count = 0;
   PairBatch batch;
-  std::vector<std::uint64_t> pairs;
+  PairKeyList pairs;
   std::vector<std::uint32_t> crowded;  // a crowded cell's shapes, then its neighbours'
   CrowdedSweep sweep;
   std::vector<std::uint32_t> col_start;  // where each column's shapes begin in one row
@@ -175,8 +175,7 @@ inline void HomeSearch::sweep(std::uint32_t a, std::uint32_t begin, std::uint32_
 
 /// The exact tests of the gathered candidates.
 void HomeSearch::flush(Scratch& t) const {
-  // Each item is reached through its index, two dependent loads: the ones eight
-  // candidates ahead are asked for early.
+  // The items eight candidates ahead are asked for early.
   for (std::uint32_t c = 0; c < t.candidate_count; ++c) {
     if (c + 8 < t.candidate_count) {
       __builtin_prefetch(&g_.item_at(t.candidate_a[c + 8]));
@@ -402,10 +401,8 @@ inline void HomeSearch::test_range(std::uint32_t large, std::uint32_t begin, std
 
 void HomeSearch::flush_large(Scratch& t) const {
   for (std::uint32_t c = 0; c < t.large_count; ++c) {
-    // A small shape's item is two dependent loads away (its index, then the item), and
-    // the search read neither: the index is asked for 32 candidates ahead, the item 16
+    // The search did not read the small shapes' items: each is asked for 16 candidates
     // ahead. (The large shape's record is the same for a run of candidates.)
-    if (c + 32 < t.large_count) __builtin_prefetch(&at_.item[t.large_b[c + 32]]);
     if (c + 16 < t.large_count) __builtin_prefetch(&g_.item_at(t.large_b[c + 16]));
     const std::uint32_t l = t.large_a[c];
     const HomeGrid::Item& s = g_.item_at(t.large_b[c]);

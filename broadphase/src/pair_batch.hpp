@@ -30,7 +30,7 @@ class PairBatch {
   explicit PairBatch(const PairTestContext& c) : isa_(c.isa), kinds_(c.kinds), codec_(c.codec) {}
 
   /// Queues the pair of global indices a and b (any order) with their packed geometry.
-  void add(std::uint32_t a, const float* ga, std::uint32_t b, const float* gb, std::vector<std::uint64_t>& pairs) {
+  void add(std::uint32_t a, const float* ga, std::uint32_t b, const float* gb, PairKeyList& pairs) {
     // Global order is kind order: the kernels take the smaller kind first. (Selects, not a
     // branch: in cell order the two indices come in random order.)
     const bool swap = b < a;
@@ -57,7 +57,7 @@ class PairBatch {
   }
 
   /// Tests everything queued.
-  void flush(std::vector<std::uint64_t>& pairs) {
+  void flush(PairKeyList& pairs) {
     for (std::size_t kind = 0; kind < queues_.size(); ++kind)
       if (queues_[kind].size != 0) run(kind, pairs);
   }
@@ -81,7 +81,7 @@ class PairBatch {
     return PairKind::box_box;
   }
 
-  void run(std::size_t kind, std::vector<std::uint64_t>& pairs) {
+  void run(std::size_t kind, PairKeyList& pairs) {
     Queue& q = queues_[kind];
     const std::uint32_t n = q.size;
     simd::test_pairs(isa_, static_cast<simd::PairKind>(kind), n, {{q.ga[0], q.ga[1], q.ga[2], q.ga[3]}},

@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "uninitialized_vector.hpp"
+
 namespace hitgrid {
 
 /// Bits needed for the numbers 0 .. n - 1.
@@ -18,17 +20,21 @@ struct PairKeyCodec {
   std::uint64_t key(std::uint32_t a, std::uint32_t b) const { return (std::uint64_t{a} << id_bits) | b; }
 };
 
+/// One thread's pair keys from one pass. Its storage comes from the PairFinder's kept
+/// blocks (uninitialized_vector.hpp), so a pass does not pay for fresh pages every call.
+using PairKeyList = UninitializedVector<std::uint64_t>;
+
 /// The key lists of the grid's parts (per thread, per stage), joined once at the end.
 class PairKeys {
  public:
   /// Takes the keys over (leaves `keys` empty).
-  void append(std::vector<std::uint64_t>& keys) {
+  void append(PairKeyList& keys) {
     if (!keys.empty()) parts_.push_back(std::exchange(keys, {}));
   }
-  std::vector<std::vector<std::uint64_t>>& parts() { return parts_; }
+  std::vector<PairKeyList>& parts() { return parts_; }
 
  private:
-  std::vector<std::vector<std::uint64_t>> parts_;
+  std::vector<PairKeyList> parts_;
 };
 
 }  // namespace hitgrid

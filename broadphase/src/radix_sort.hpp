@@ -62,7 +62,8 @@ void radix_sort_items(Vector& items, KeyOf key, int key_bits);
 
 /// Sorts 64-bit keys ascending. key_bits: the keys are < 2^key_bits. Runs in the calling
 /// TBB arena. (Large pair lists are sorted by sorted_pairs.cpp, bucket by bucket.)
-inline void radix_sort(std::vector<std::uint64_t>& keys, int key_bits) {
+template <class Vector>
+void radix_sort(Vector& keys, int key_bits) {
   radix_sort_items(
       keys, [](std::uint64_t k) { return k; }, key_bits);
 }

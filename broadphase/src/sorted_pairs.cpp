@@ -35,20 +35,21 @@ struct Chunk {
 };
 
 /// Small key sets: joined and sorted by the plain radix sort.
-PairList small_sorted_unique_pairs(PairKeys& parts, std::size_t total, PairKeyCodec codec, const KindRanges& kinds) {
-  std::vector<std::uint64_t> keys;
+void small_sorted_unique_pairs(PairKeys& parts, std::size_t total, PairKeyCodec codec, const KindRanges& kinds,
+                               PairList& out) {
+  PairKeyList keys;
   keys.reserve(total);
   for (auto& p : parts.parts()) {
     keys.insert(keys.end(), p.begin(), p.end());
-    std::vector<std::uint64_t>().swap(p);
+    PairKeyList().swap(p);
   }
   radix_sort(keys, 2 * codec.id_bits);
   keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
-  PairList out(keys.size());
+  out.clear();
+  out.resize(keys.size());
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, keys.size(), 1 << 14), [&](const auto& r) {
     for (std::size_t k = r.begin(); k != r.end(); ++k) out[k] = pair_of(keys[k], codec, kinds);
   });
-  return out;
 }
 
 }  // namespace
@@ -58,7 +59,7 @@ PairList small_sorted_unique_pairs(PairKeys& parts, std::size_t total, PairKeyCo
 /// sorted on the remaining bits by LSD passes, freed of repeats and written out as pairs
 /// at its final place (a repeat is always in one bucket). Only when some bucket had
 /// repeats are the buckets moved together afterwards (the tiled grid's rare repeats).
-PairList sorted_unique_pairs(PairKeys& parts, PairKeyCodec codec, const KindRanges& kinds) {
+void sorted_unique_pairs(PairKeys& parts, PairKeyCodec codec, const KindRanges& kinds, PairList& out) {
   std::size_t total = 0;
   for (const auto& p : parts.parts()) total += p.size();
   const int key_bits = 2 * codec.id_bits;
@@ -66,7 +67,7 @@ PairList sorted_unique_pairs(PairKeys& parts, PairKeyCodec codec, const KindRang
   // they take over at fewer keys when there are several threads.
   const bool threads = tbb::this_task_arena::max_concurrency() > 1;
   if (total < (threads ? 16 : 64) * bucket_target || key_bits <= 2 * radix_digit_bits)
-    return small_sorted_unique_pairs(parts, total, codec, kinds);
+    return small_sorted_unique_pairs(parts, total, codec, kinds, out);
 
   std::vector<Chunk> chunks;
   for (const auto& p : parts.parts())
@@ -90,11 +91,12 @@ PairList sorted_unique_pairs(PairKeys& parts, PairKeyCodec codec, const KindRang
           scattered[next[key >> shift]++] = key;
         }
       });
-  for (auto& p : parts.parts()) std::vector<std::uint64_t>().swap(p);
+  for (auto& p : parts.parts()) PairKeyList().swap(p);
 
   // Each bucket: sorted on the low `shift` bits in the cache, then repeats dropped and
   // pairs out.
-  PairList out(total);
+  out.clear();
+  out.resize(total);
   std::vector<std::size_t> kept(buckets, 0);
   struct Scratch {
     std::vector<std::uint64_t> keys;
@@ -123,7 +125,6 @@ PairList sorted_unique_pairs(PairKeys& parts, PairKeyCodec codec, const KindRang
     size += kept[d];
   }
   out.resize(size);
-  return out;
 }
 
 }  // namespace hitgrid

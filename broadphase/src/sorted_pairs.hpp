@@ -8,8 +8,9 @@
 
 namespace hitgrid {
 
-/// The keys of all parts (emptied), sorted, each once, as (kind, id) pairs. Runs in the
-/// calling TBB arena; the result does not depend on how the keys are split into parts.
-PairList sorted_unique_pairs(PairKeys& parts, PairKeyCodec codec, const KindRanges& kinds);
+/// The keys of all parts (emptied), sorted, each once, as (kind, id) pairs, into `out`
+/// (its old contents replaced, its capacity reused). Runs in the calling TBB arena; the
+/// result does not depend on how the keys are split into parts.
+void sorted_unique_pairs(PairKeys& parts, PairKeyCodec codec, const KindRanges& kinds, PairList& out);
 
 }  // namespace hitgrid

@@ -94,6 +94,9 @@ class PairFinder {
   PairFinder& operator=(PairFinder&&) noexcept;
 
   PairList find_pairs(const Scene& scene, FindPairsReport* report = nullptr);
+  /// The same into `pairs` (its old contents replaced): a caller that keeps its PairList
+  /// from call to call reuses its memory too.
+  void find_pairs(const Scene& scene, PairList& pairs, FindPairsReport* report = nullptr);
 
   const FindPairsOptions& options() const;
   /// Bytes of scratch kept for the next call.
