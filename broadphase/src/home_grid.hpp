@@ -73,6 +73,8 @@ class HomeGrid {
   std::size_t small_count() const { return items_.size(); }
   /// The sorted shape at a position of columns().
   const Item& item_at(std::uint32_t position) const { return items_[position]; }
+  /// The global index of the sorted shape at a position of columns().
+  std::uint32_t shape_at(std::uint32_t position) const { return items_[position].shape; }
   /// The large shapes: global indices (ascending) and records.
   const std::vector<std::uint32_t>& large_ids() const { return large_ids_; }
   const UninitializedVector<ShapeRecord>& large_records() const { return large_records_; }

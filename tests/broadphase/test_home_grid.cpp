@@ -61,9 +61,9 @@ TEST_CASE("the home grid holds every small shape once, in its home row and colum
       bool ordered = true, home = true, small = true;
       for (const HomeGrid::Row& row : g.rows()) {
         for (std::uint32_t p = row.begin; p < row.end; ++p) {
-          const HomeGrid::Item& it = g.item_at(p);
-          ++seen[it.shape];
-          const Aabb box = record_of(scene, kinds, it.shape).box;
+          const std::uint32_t shape = g.shape_at(p);
+          ++seen[shape];
+          const Aabb box = record_of(scene, kinds, shape).box;
           home &= box.min.x == c.minx[p] && box.min.y == c.miny[p] && box.max.x == c.maxx[p] && box.max.y == c.maxy[p];
           home &= g.cells().index(box.min.y) - g.row0() == row.row;
           small &= is_small(g.cells(), box);
