@@ -1,25 +1,27 @@
-// The innermost step of the home grid's search (home_grid.cpp): eight bounding boxes
+// The innermost steps of the grid's searches (grid_kernels_body.hpp): eight bounding boxes
 // tested against one, and the indices of those that overlap appended to the candidate
-// lists, without a branch on the answers (they are unpredictable). One version per
-// instruction set, chosen with the narrow phase's ISA:
+// lists, without a branch on the answers (they are unpredictable); and the few other lane
+// operations the searches are built from. One struct per instruction set, the search's
+// template argument in that ISA's translation unit (grid_kernels_{sse2,avx2,avx512}.cpp):
 //
-//   BoxFilterSse2    the x86-64 baseline (a scalar loop elsewhere): two 4-wide compares,
-//                    a 16-entry table of packed bit positions, two 4-wide stores;
+//   BoxFilterSse2    the x86-64 baseline (its own scalar twin elsewhere): two 4-wide
+//                    compares, a 16-entry table of packed bit positions, two 4-wide stores;
 //   BoxFilterAvx2    one 8-wide compare, a 256-entry table of packed byte positions;
-//   BoxFilterAvx512  one 8-wide compare into a mask register, vpcompressd in a register.
+//   BoxFilterAvx512  one 8-wide compare into a mask register, vpcompressd in a register;
+//                    sixteen boxes at once for the tiles.
 //
-// Each is a struct of static functions, a template argument of the search. The AVX2 and
-// AVX-512 ones carry GCC target attributes rather than living in a translation unit
-// compiled with -mavx2 / -mavx512f: the search is instantiated for each and compiled,
-// with everything it inlines, inside one target-attributed function per ISA
-// (home_grid.cpp), so no inline function shared with baseline code is ever compiled for
-// a wider ISA (the one-definition-rule hazard of docs/simd.md).
+// These are raw intrinsics, not xsimd: what they do is what xsimd 8.1 lacks (masks as
+// bits, a mask to a list of indices, compares of eight floats into an AVX-512 mask
+// register; docs/simd.md). The wider ones also carry GCC target attributes, so that
+// tests/broadphase/test_box_filter.cpp can check each, lane for lane, against the plain
+// loop from one baseline translation unit.
 //
 // Lists passed to append need 8 slots from the count passed in (full-width stores).
 #pragma once
 
 #include <cstdint>
 
+#include "segment_home_rows.hpp"
 #include "segment_side_filter.hpp"
 
 #if defined(__x86_64__) || defined(_M_X64)
@@ -71,6 +73,12 @@ struct BoxFilterSse2 {
   static constexpr bool sixteen = false;
   /// The shapes of a tile_pairs tile (0: no tile_pairs).
   static constexpr std::uint32_t tile_lanes = 0;
+  /// Segments' home rows, this many at a time (SegmentHomeRows).
+  static constexpr std::size_t segment_rows_lanes = 4;
+  static bool segment_rows(const SegmentHomeRows& rows, const float* ax, const float* ay, const float* bx,
+                           const float* by, std::uint32_t* out) {
+    return rows.rows4(ax, ay, bx, by, out);
+  }
 
   /// Bit i set when box i of the eight at (minx, maxx, miny, maxy) overlaps [x0, x1] x
   /// [y0, y1] (closed).
@@ -145,6 +153,11 @@ struct BoxFilterSse2 {
 struct BoxFilterAvx2 {
   static constexpr bool sixteen = false;
   static constexpr std::uint32_t tile_lanes = 8;
+  static constexpr std::size_t segment_rows_lanes = 8;
+  [[gnu::target("avx2")]] static bool segment_rows(const SegmentHomeRows& rows, const float* ax, const float* ay,
+                                                   const float* bx, const float* by, std::uint32_t* out) {
+    return rows.rows8(ax, ay, bx, by, out);
+  }
 
   /// BoxFilterAvx512::tile_pairs for tiles of n <= 8 shapes (the lists need 8 slots from
   /// the count). The tile's boxes are read eight at once: the columns' padding covers the
@@ -228,6 +241,11 @@ struct BoxFilterAvx2 {
 struct BoxFilterAvx512 {
   static constexpr bool sixteen = true;
   static constexpr std::uint32_t tile_lanes = 16;
+  static constexpr std::size_t segment_rows_lanes = 16;
+  [[gnu::target("avx512f")]] static bool segment_rows(const SegmentHomeRows& rows, const float* ax, const float* ay,
+                                                      const float* bx, const float* by, std::uint32_t* out) {
+    return rows.rows16(ax, ay, bx, by, out);
+  }
 
   [[gnu::target("avx512f,avx512vl,popcnt")]] static inline std::uint32_t overlap8(const float* minx, const float* maxx,
                                                                                   const float* miny, const float* maxy,

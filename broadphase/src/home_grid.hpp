@@ -27,6 +27,7 @@
 
 #include "cell_size.hpp"
 #include "grid_cells.hpp"
+#include "grid_kernels.hpp"
 #include "hitgrid/simd/isa.hpp"
 #include "packed_shapes.hpp"
 #include "uninitialized_vector.hpp"
@@ -53,9 +54,7 @@ class HomeGrid {
   struct Columns {
     const float *minx, *miny, *maxx, *maxy;
   };
-  /// A cell with at least this many shapes is searched on its own, along its better axis
-  /// (crowded_sweep.hpp).
-  static constexpr std::uint32_t crowded_shapes = 32;
+  static constexpr std::uint32_t crowded_shapes = crowded_cell_shapes;
 
   HomeGrid() : cells_(0) {}
   /// Every small shape of the scene in its home cell, the rows sorted; the large shapes

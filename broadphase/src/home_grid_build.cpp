@@ -18,6 +18,7 @@
 #endif
 
 #include "counting_sort.hpp"
+#include "grid_kernels.hpp"
 #include "hitgrid/core/detail/fnv1a.hpp"
 #include "home_grid.hpp"
 #include "pair_keys.hpp"
@@ -61,7 +62,7 @@ struct KeyedShape {
 class HomeGrid::Builder {
  public:
   Builder(HomeGrid& g, const Scene& scene, const KindRanges& kinds, Isa isa)
-      : g_(g), scene_(scene), kinds_(kinds), isa_(isa) {}
+      : g_(g), scene_(scene), kinds_(kinds), isa_(isa), kernels_(grid_kernels(isa)) {}
 
   void bucket_by_rows(std::uint64_t row_count);
   void bucket_by_cells(std::uint64_t row_count);
@@ -79,8 +80,8 @@ class HomeGrid::Builder {
     bool shared;         // a shape shares its cell with by_left_sharing or more on average
   };
 
-  std::uint32_t count_block_rows(std::size_t b, const Blocks& blocks, std::uint64_t row_count, std::uint32_t* shape_row,
-                                 std::uint32_t* count) const;
+  void count_block_rows(std::size_t b, const Blocks& blocks, std::uint64_t row_count, std::uint32_t* shape_row,
+                        std::uint32_t* count) const;
   void set_aside_large(std::uint32_t small);
   void list_rows(const std::vector<std::uint32_t>& row_begin, std::uint64_t row_count);
 
@@ -105,6 +106,7 @@ class HomeGrid::Builder {
   const Scene& scene_;
   const KindRanges& kinds_;
   Isa isa_;
+  GridKernels kernels_;
 };
 
 HomeGrid HomeGrid::build(const Scene& scene, const KindRanges& kinds, int log2_cell, const SceneExtent& extent,
@@ -174,8 +176,8 @@ void HomeGrid::Builder::bucket_by_rows(std::uint64_t row_count) {
 /// row_count for a large shape) and counted. Segments in groups (SegmentHomeRows), as wide
 /// as the ISA allows, then four at a time after a group that needs the scalar path, one at
 /// a time for a group of four that holds a large one; everything else one at a time.
-std::uint32_t HomeGrid::Builder::count_block_rows(std::size_t b, const Blocks& blocks, std::uint64_t row_count,
-                                                  std::uint32_t* shape_row, std::uint32_t* count) const {
+void HomeGrid::Builder::count_block_rows(std::size_t b, const Blocks& blocks, std::uint64_t row_count,
+                                         std::uint32_t* shape_row, std::uint32_t* count) const {
   const GridCells& cells = g_.cells_;
   const std::int64_t row0 = g_.row0_;
   auto one = [&](std::size_t i) {
@@ -186,22 +188,14 @@ std::uint32_t HomeGrid::Builder::count_block_rows(std::size_t b, const Blocks& b
     ++count[r];
   };
   const SegmentHomeRows segment_rows(cells, row0);
-  using CountRows = std::size_t (SegmentHomeRows::*)(const float*, const float*, const float*, const float*,
-                                                     std::size_t, std::size_t, std::uint32_t*, std::uint32_t*) const;
-  CountRows count_rows = &SegmentHomeRows::count_rows_sse2;
-#if defined(HITGRID_SEGMENT_ROWS_X86)
-  if (isa_ == Isa::avx512)
-    count_rows = &SegmentHomeRows::count_rows_avx512;
-  else if (isa_ == Isa::avx2)
-    count_rows = &SegmentHomeRows::count_rows_avx2;
-#endif
+  const auto count_rows = kernels_.count_segment_rows;
   const SegmentArrays& segments = scene_.segments();
   std::size_t i = blocks.begin(b);
   const std::size_t end = blocks.end(b);
   const std::size_t segments_end = segment_rows.usable() ? std::min<std::size_t>(end, kinds_.circles_begin) : i;
   const float *ax = segments.ax.data(), *ay = segments.ay.data(), *bx = segments.bx.data(), *by = segments.by.data();
   while (i + 4 <= segments_end) {
-    i = (segment_rows.*count_rows)(ax, ay, bx, by, i, segments_end, shape_row, count);
+    i = count_rows(segment_rows, ax, ay, bx, by, i, segments_end, shape_row, count);
     if (i + 4 > segments_end) break;
     if (segment_rows.rows4(ax + i, ay + i, bx + i, by + i, shape_row + i))
       for (std::size_t j = i; j < i + 4; ++j) ++count[shape_row[j]];
@@ -210,7 +204,6 @@ std::uint32_t HomeGrid::Builder::count_block_rows(std::size_t b, const Blocks& b
     i += 4;
   }
   for (; i < end; ++i) one(i);
-  return 0;
 }
 
 /// The items past the first `small` are the large shapes, in global order (the scatter is

@@ -131,32 +131,6 @@ class SegmentHomeRows {
     return true;
   }
 
-  /// Rows of segments i, i + 1, ... into out[] and counted (++count[out[j]]), in groups of
-  /// four, eight or sixteen, until fewer than a group are left before `end` or a group
-  /// needs the scalar path; returns where it stopped.
-  std::size_t count_rows_sse2(const float* ax, const float* ay, const float* bx, const float* by, std::size_t i,
-                              std::size_t end, std::uint32_t* out, std::uint32_t* count) const {
-    for (; i + 4 <= end && rows4(ax + i, ay + i, bx + i, by + i, out + i); i += 4)
-      for (std::size_t j = i; j < i + 4; ++j) ++count[out[j]];
-    return i;
-  }
-  [[gnu::target("avx2"), gnu::flatten]] std::size_t count_rows_avx2(const float* ax, const float* ay, const float* bx,
-                                                                    const float* by, std::size_t i, std::size_t end,
-                                                                    std::uint32_t* out, std::uint32_t* count) const {
-    for (; i + 8 <= end && rows8(ax + i, ay + i, bx + i, by + i, out + i); i += 8)
-      for (std::size_t j = i; j < i + 8; ++j) ++count[out[j]];
-    return i;
-  }
-  [[gnu::target("avx512f"), gnu::flatten]] std::size_t count_rows_avx512(const float* ax, const float* ay,
-                                                                         const float* bx, const float* by,
-                                                                         std::size_t i, std::size_t end,
-                                                                         std::uint32_t* out,
-                                                                         std::uint32_t* count) const {
-    for (; i + 16 <= end && rows16(ax + i, ay + i, bx + i, by + i, out + i); i += 16)
-      for (std::size_t j = i; j < i + 16; ++j) ++count[out[j]];
-    return i;
-  }
-
  private:
   /// floor4 in eight lanes: floor(v / h), with `ok` cleared where not exact (see floor4).
   [[gnu::target("avx2")]] __m256i floor8(__m256 v, __m256i& ok) const {

@@ -178,45 +178,6 @@ TEST_CASE("SegmentHomeRows four, eight and sixteen at a time equal the scalar ro
   }
 }
 
-TEST_CASE("SegmentHomeRows counts rows group by group and stops at a group that needs the scalar path", "[grid]") {
-  // Segments of a grid with unit cells: short ones, and a long one at 37 (which every
-  // group holding it declines).
-  const GridCells cells(0);
-  const SegmentHomeRows rows(cells, -3);
-  const std::size_t n = 100;
-  std::vector<float> ax(n), ay(n), bx(n), by(n);
-  SplitMix64 rng(11);
-  for (std::size_t i = 0; i < n; ++i) {
-    ax[i] = static_cast<float>(rng.next() % 1000) * 0.25f;
-    ay[i] = static_cast<float>(rng.next() % 1000) * 0.25f;
-    bx[i] = ax[i] + 0.5f;
-    by[i] = ay[i] - 0.75f;
-  }
-  bx[37] = ax[37] + 5.0f;
-  auto run = [&](const char* name, std::size_t width, auto count_rows) {
-    std::vector<std::uint32_t> out(n, 0), count(400, 0), want_count(400, 0);
-    const std::size_t stop = count_rows(ax.data(), ay.data(), bx.data(), by.data(), 0, n, out.data(), count.data());
-    INFO(name);
-    CHECK(stop == 37 / width * width);
-    for (std::size_t i = 0; i < stop; ++i) {
-      const std::uint32_t want = segment_home_row(cells, -3, 0xFFFFFFFFu, ax[i], ay[i], bx[i], by[i]);
-      REQUIRE(out[i] == want);
-      ++want_count[want];
-    }
-    CHECK(count == want_count);
-    // Past the long one, to the last whole group before the end.
-    std::fill(count.begin(), count.end(), 0u);
-    const std::size_t from = (37 / width + 1) * width;
-    CHECK(count_rows(ax.data(), ay.data(), bx.data(), by.data(), from, n, out.data(), count.data()) ==
-          from + (n - from) / width * width);
-  };
-  run("sse2", 4, [&](auto... a) { return rows.count_rows_sse2(a...); });
-#if defined(HITGRID_SEGMENT_ROWS_X86)
-  if (isa_supported(Isa::avx2)) run("avx2", 8, [&](auto... a) { return rows.count_rows_avx2(a...); });
-  if (isa_supported(Isa::avx512)) run("avx512", 16, [&](auto... a) { return rows.count_rows_avx512(a...); });
-#endif
-}
-
 #if defined(__SSE2__)
 TEST_CASE("SegmentHomeRows columns four at a time equal the exact column indices, modulo 2^32", "[grid]") {
   SplitMix64 rng(13);
