@@ -49,6 +49,9 @@ constexpr std::uint64_t counted_columns_slack = 64;
 /// A cell with more shapes than this is sorted by left edge with std::sort before the
 /// insertion pass (which is linear only for nearly sorted cells).
 constexpr std::uint32_t insertion_cell_limit = 32;
+/// Shapes and rows per task of the sparse bucketing's and the row sort's parallel loops.
+constexpr std::size_t shapes_per_task = std::size_t{1} << 14;
+constexpr std::size_t rows_per_task = 8;
 
 /// A shape and its home cell (row-major index), for the sparse sort; large shapes get a
 /// key past every cell, which sorts them to the end.
@@ -229,7 +232,7 @@ void HomeGrid::Builder::list_rows(const std::vector<std::uint32_t>& row_begin, s
 
 void HomeGrid::Builder::sort_rows() {
   tbb::enumerable_thread_specific<RowScratch> scratch;
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, g_.rows_.size(), 8), [&](const auto& range) {
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, g_.rows_.size(), rows_per_task), [&](const auto& range) {
     RowScratch& t = scratch.local();
     for (std::size_t k = range.begin(); k != range.end(); ++k) sort_row(k, t);
   });
@@ -413,7 +416,7 @@ void HomeGrid::Builder::bucket_by_cells(std::uint64_t row_count) {
   const GridCells& cells = g_.cells_;
   const std::uint64_t large_key = g_.cols_ * row_count;
   UninitializedVector<KeyedShape> keyed(n);
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 1 << 14), [&](const auto& r) {
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, shapes_per_task), [&](const auto& r) {
     for (std::size_t i = r.begin(); i != r.end(); ++i) {
       const Aabb b = record_of(scene_, kinds_, static_cast<std::uint32_t>(i)).box;
       const auto col = static_cast<std::uint64_t>(cells.index(b.min.x) - g_.col0_);
@@ -435,7 +438,7 @@ void HomeGrid::Builder::bucket_by_cells(std::uint64_t row_count) {
 
   size_columns(small);
   UninitializedVector<std::uint32_t> row(small);
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, small, 1 << 14), [&](const auto& r) {
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, small, shapes_per_task), [&](const auto& r) {
     for (std::size_t p = r.begin(); p != r.end(); ++p) {
       const ShapeRecord s = record_of(scene_, kinds_, keyed[p].shape);
       g_.items_[p] = {keyed[p].shape, {s.g[0], s.g[1], s.g[2], s.g[3]}};
@@ -452,7 +455,7 @@ void HomeGrid::Builder::bucket_by_cells(std::uint64_t row_count) {
     }
   }
   if (!rows.empty()) rows.back().end = static_cast<std::uint32_t>(small);
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, rows.size(), 8), [&](const auto& range) {
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, rows.size(), rows_per_task), [&](const auto& range) {
     std::vector<std::uint32_t> order;
     std::vector<float> v;
     std::vector<Item> at;

@@ -19,6 +19,15 @@ namespace {
 constexpr std::size_t bucket_target = 8192;
 /// Parts are read in chunks of at most this many keys, each counted on its own.
 constexpr std::size_t chunk_size = std::size_t{1} << 15;
+/// Buckets at most 2^max_top_bits.
+constexpr int max_top_bits = 16;
+/// Below this many buckets' worth of keys, the keys are joined and radix sorted instead
+/// (fewer with several threads, which the buckets share out better).
+constexpr std::size_t joined_buckets_one_thread = 64;
+constexpr std::size_t joined_buckets_threaded = 16;
+constexpr std::size_t buckets_per_task = 4;
+/// Pairs written per task.
+constexpr std::size_t pairs_per_task = std::size_t{1} << 14;
 
 /// The (kind, id) pair of a key. Global order is (kind, id) order, so the key's two
 /// ids are already the pair's first and second.
@@ -47,44 +56,31 @@ void small_sorted_unique_pairs(PairKeys& parts, std::size_t total, PairKeyCodec 
   keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
   out.clear();
   out.resize(keys.size());
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, keys.size(), 1 << 14), [&](const auto& r) {
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, keys.size(), pairs_per_task), [&](const auto& r) {
     for (std::size_t k = r.begin(); k != r.end(); ++k) out[k] = pair_of(keys[k], codec, kinds);
   });
 }
 
-}  // namespace
-
-/// Large key sets: one parallel pass scatters the keys straight from the parts into
-/// buckets by their top bits (no joined copy first); then each bucket, in the cache, is
-/// sorted on the remaining bits by LSD passes, freed of repeats and written out as pairs
-/// at its final place (a repeat is always in one bucket). Only when some bucket had
-/// repeats are the buckets moved together afterwards (the tiled grid's rare repeats).
-void sorted_unique_pairs(PairKeys& parts, PairKeyCodec codec, const KindRanges& kinds, PairList& out) {
-  std::size_t total = 0;
-  for (const auto& p : parts.parts()) total += p.size();
-  const int key_bits = 2 * codec.id_bits;
-  // The joined sort does less work; the buckets share it out better among threads, so
-  // they take over at fewer keys when there are several threads.
-  const bool threads = tbb::this_task_arena::max_concurrency() > 1;
-  if (total < (threads ? 16 : 64) * bucket_target || key_bits <= 2 * radix_digit_bits)
-    return small_sorted_unique_pairs(parts, total, codec, kinds, out);
-
+/// The parts cut into chunks of at most chunk_size keys: the counting sort's blocks.
+std::vector<Chunk> chunks_of(PairKeys& parts) {
   std::vector<Chunk> chunks;
   for (const auto& p : parts.parts())
     for (std::size_t at = 0; at < p.size(); at += chunk_size)
       chunks.push_back({p.data() + at, std::min(chunk_size, p.size() - at)});
-  int top_bits = 1;
-  while (top_bits < 16 && (total >> top_bits) > bucket_target) ++top_bits;
-  const int shift = key_bits - top_bits;
-  const std::size_t buckets = std::size_t{1} << top_bits;
+  return chunks;
+}
 
-  // The keys by their top bits, chunk by chunk, straight from the parts.
-  UninitializedVector<std::uint64_t> scattered(total);
-  const std::vector<std::size_t> bucket_start = counting_sort<std::size_t>(
+/// The keys of every part (emptied) grouped into buckets by their bits from `shift` up,
+/// in `scattered`; returns the buckets' starts.
+std::vector<std::size_t> scatter_by_top_bits(PairKeys& parts, int shift, std::size_t buckets,
+                                             UninitializedVector<std::uint64_t>& scattered) {
+  const std::vector<Chunk> chunks = chunks_of(parts);
+  std::vector<std::size_t> start = counting_sort<std::size_t>(
       chunks.size(), buckets,
       [&](std::size_t c, std::size_t* count) {
         for (std::size_t i = 0; i < chunks[c].size; ++i) ++count[chunks[c].keys[i] >> shift];
       },
+      [&](const std::vector<std::size_t>& s) { scattered.resize(s.back()); },
       [&](std::size_t c, std::size_t* next) {
         for (std::size_t i = 0; i < chunks[c].size; ++i) {
           const std::uint64_t key = chunks[c].keys[i];
@@ -92,21 +88,25 @@ void sorted_unique_pairs(PairKeys& parts, PairKeyCodec codec, const KindRanges& 
         }
       });
   for (auto& p : parts.parts()) PairKeyList().swap(p);
+  return start;
+}
 
-  // Each bucket: sorted on the low `shift` bits in the cache, then repeats dropped and
-  // pairs out.
-  out.clear();
-  out.resize(total);
+/// Each bucket sorted on its low `shift` bits in the cache, freed of repeats and written
+/// out as pairs from its start in `out`; returns how many pairs each bucket kept.
+std::vector<std::size_t> pairs_by_bucket(UninitializedVector<std::uint64_t>& scattered,
+                                         const std::vector<std::size_t>& start, int shift, PairKeyCodec codec,
+                                         const KindRanges& kinds, PairList& out) {
+  const std::size_t buckets = start.size() - 1;
   std::vector<std::size_t> kept(buckets, 0);
   struct Scratch {
     std::vector<std::uint64_t> keys;
     std::vector<std::uint32_t> count;
   };
   tbb::enumerable_thread_specific<Scratch> scratch;
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, buckets, 4), [&](const auto& range) {
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, buckets, buckets_per_task), [&](const auto& range) {
     Scratch& t = scratch.local();
     for (std::size_t d = range.begin(); d != range.end(); ++d) {
-      const std::size_t lo = bucket_start[d], n = bucket_start[d + 1] - lo;
+      const std::size_t lo = start[d], n = start[d + 1] - lo;
       t.keys.resize(n);
       const std::uint64_t* sorted = radix_sort_in_cache(scattered.data() + lo, t.keys.data(), n, shift, t.count);
       std::size_t k = 0;
@@ -117,14 +117,47 @@ void sorted_unique_pairs(PairKeys& parts, PairKeyCodec codec, const KindRanges& 
       kept[d] = k;
     }
   });
-  // Close the gaps repeats left (in bucket order: every move goes to a lower place).
+  return kept;
+}
+
+/// Closes the gaps the repeats left between the buckets' pairs (in bucket order: every
+/// move goes to a lower place).
+void close_gaps(const std::vector<std::size_t>& start, const std::vector<std::size_t>& kept, PairList& out) {
   std::size_t size = 0;
-  for (std::size_t d = 0; d < buckets; ++d) {
-    if (size != bucket_start[d] && kept[d] != 0)
-      std::memmove(out.data() + size, out.data() + bucket_start[d], kept[d] * sizeof(Pair));
+  for (std::size_t d = 0; d < kept.size(); ++d) {
+    if (size != start[d] && kept[d] != 0)
+      std::memmove(out.data() + size, out.data() + start[d], kept[d] * sizeof(Pair));
     size += kept[d];
   }
   out.resize(size);
+}
+
+}  // namespace
+
+/// Large key sets: one parallel pass scatters the keys straight from the parts into
+/// buckets by their top bits (no joined copy first); then each bucket, in the cache, is
+/// sorted on the remaining bits, freed of repeats and written out as pairs at its final
+/// place (a repeat is always in one bucket); the buckets are moved together afterwards
+/// only where repeats left gaps (the tiled grid's rare repeats).
+void sorted_unique_pairs(PairKeys& parts, PairKeyCodec codec, const KindRanges& kinds, PairList& out) {
+  std::size_t total = 0;
+  for (const auto& p : parts.parts()) total += p.size();
+  const int key_bits = 2 * codec.id_bits;
+  // The joined sort does less work; the buckets share it out better among threads, so
+  // they take over at fewer keys when there are several threads.
+  const bool threads = tbb::this_task_arena::max_concurrency() > 1;
+  const std::size_t joined_below = (threads ? joined_buckets_threaded : joined_buckets_one_thread) * bucket_target;
+  if (total < joined_below || key_bits <= 2 * radix_digit_bits)
+    return small_sorted_unique_pairs(parts, total, codec, kinds, out);
+
+  int top_bits = 1;
+  while (top_bits < max_top_bits && (total >> top_bits) > bucket_target) ++top_bits;
+  const int shift = key_bits - top_bits;
+  UninitializedVector<std::uint64_t> scattered;
+  const std::vector<std::size_t> start = scatter_by_top_bits(parts, shift, std::size_t{1} << top_bits, scattered);
+  out.clear();
+  out.resize(total);
+  close_gaps(start, pairs_by_bucket(scattered, start, shift, codec, kinds, out), out);
 }
 
 }  // namespace hitgrid

@@ -22,6 +22,14 @@ namespace {
 
 // A cell with more entries than this is searched by a sweep instead of all pairs.
 constexpr std::size_t all_pairs_limit = 32;
+// The counting sort by tile: blocks of at least 2^shapes_per_block_log2 shapes, at most
+// max_blocks of them, and at most max_tile_counters counters in all (else the sparse
+// path: entries radix sorted by tile id).
+constexpr int shapes_per_block_log2 = 14;
+constexpr std::size_t max_blocks = 256;
+constexpr std::uint64_t max_tile_counters = std::uint64_t{1} << 22;
+// Shapes per task of the sparse path's loops.
+constexpr std::size_t shapes_per_task = std::size_t{1} << 12;
 
 /// One shape in one tile: the shape's global index and the shape itself, so that grouping
 /// the entries by tile also brings every tile's shapes together in memory. (The tile is
@@ -158,7 +166,7 @@ struct TiledGrid::Impl {
   /// few more passes, but memory linear in the entries, never in the world's area).
   void bucket_by_tile(const UninitializedVector<ShapeRecord>& shapes) {
     const std::size_t n = shapes.size();
-    const Blocks blocks = Blocks::of(n, std::clamp<std::size_t>(n >> 14, 1, 256));
+    const Blocks blocks = Blocks::of(n, std::clamp<std::size_t>(n >> shapes_per_block_log2, 1, max_blocks));
     auto block_range = [&](std::size_t b) { return std::pair{blocks.begin(b), blocks.end(b)}; };
     tile_starts_.clear();
     tile_ids_.clear();
@@ -166,7 +174,7 @@ struct TiledGrid::Impl {
       tile_starts_.push_back(0);
       return;
     }
-    if (tile_count_ * blocks.count <= (std::uint64_t{1} << 22)) {
+    if (tile_count_ * blocks.count <= max_tile_counters) {
       const std::vector<std::uint64_t> start = counting_sort<std::uint64_t>(
           blocks.count, tile_count_,
           [&](std::size_t b, std::uint64_t* count) {
@@ -186,7 +194,7 @@ struct TiledGrid::Impl {
         }
     } else {
       std::vector<std::uint64_t> offsets(n + 1, 0);
-      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 1 << 12), [&](const auto& r) {
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, shapes_per_task), [&](const auto& r) {
         for (std::size_t i = r.begin(); i != r.end(); ++i) {
           std::uint64_t count = 0;
           for_each_tile(i, shapes[i], [&](std::uint64_t) { ++count; });
@@ -195,7 +203,7 @@ struct TiledGrid::Impl {
       });
       std::partial_sum(offsets.begin(), offsets.end(), offsets.begin());
       UninitializedVector<KeyedEntry> keyed(offsets[n]);
-      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 1 << 12), [&](const auto& r) {
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, shapes_per_task), [&](const auto& r) {
         for (std::size_t i = r.begin(); i != r.end(); ++i) {
           std::uint64_t e = offsets[i];
           for_each_tile(i, shapes[i], [&](std::uint64_t t) { keyed[e++] = {t, entry_of(i, shapes[i])}; });
