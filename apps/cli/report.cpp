@@ -2,23 +2,10 @@
 
 #include <fmt/format.h>
 
+#include "hitgrid/core/detail/json_escape.hpp"
+
 namespace hitgrid::cli {
 namespace {
-
-std::string json_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      out += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
 
 double per_second(std::uint64_t n, double ms) { return ms > 0.0 ? static_cast<double>(n) / (ms / 1000.0) : 0.0; }
 

@@ -4,28 +4,14 @@
 
 #include <algorithm>
 
+#include "hitgrid/core/detail/json_escape.hpp"
+#include "hitgrid/core/detail/stopwatch.hpp"
 #include "hitgrid/core/error.hpp"
 #include "hitgrid/core/pair_io.hpp"
-#include "hitgrid/core/detail/stopwatch.hpp"
 #include "peers.hpp"
 
 namespace hitgrid::peers {
 namespace {
-
-std::string json_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      out += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
 
 /// Three significant digits without an exponent: 9.12, 26.0, 406, 22596.
 std::string ms_text(double ms) {
