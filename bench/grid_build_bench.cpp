@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 
 #include "block_cache.hpp"
 #include "grid.hpp"
@@ -30,7 +31,7 @@ void run(benchmark::State& state, Family family) {
   const Isa isa = resolve_isa(Isa::automatic);
   tbb::task_arena arena(threads);
   // Scratch kept between builds, as a PairFinder keeps it (block_cache.hpp).
-  BlockCache cache;
+  const auto cache = std::make_shared<BlockCache>();
   const BlockCacheObserver observer(arena, cache);
   std::size_t large = 0, rows = 0, small = 0;
   std::uint64_t order = 0;
@@ -38,7 +39,7 @@ void run(benchmark::State& state, Family family) {
   // spans, tiled grid.
   auto build = [&](auto&& use) {
     arena.execute([&] {
-      const BlockCache::Scope scope(&cache);
+      const BlockCache::Scope scope(cache);
       std::vector<StageTime> stages;
       StageClock clock(stages);
       const Grid grid = build_grid(scene, FindPairsOptions{}, isa, clock);

@@ -21,7 +21,7 @@ struct Header {
 };
 static_assert(sizeof(Header) <= header);
 
-thread_local BlockCache* current_cache = nullptr;
+thread_local std::weak_ptr<BlockCache> current_cache;
 
 /// A new block of `bytes` usable bytes after the header, on huge pages where Linux allows.
 char* new_block(std::size_t bytes) {
@@ -40,10 +40,12 @@ char* new_block(std::size_t bytes) {
 
 BlockCache::~BlockCache() { release(); }
 
-BlockCache* BlockCache::current() noexcept { return current_cache; }
-void BlockCache::set_current(BlockCache* cache) noexcept { current_cache = cache; }
+std::shared_ptr<BlockCache> BlockCache::current() noexcept { return current_cache.lock(); }
+void BlockCache::set_current(const std::shared_ptr<BlockCache>& cache) noexcept { current_cache = cache; }
 
-BlockCache::Scope::Scope(BlockCache* cache) noexcept : previous_(current_cache) { current_cache = cache; }
+BlockCache::Scope::Scope(const std::shared_ptr<BlockCache>& cache) noexcept : previous_(current_cache) {
+  current_cache = cache;
+}
 BlockCache::Scope::~Scope() { current_cache = previous_; }
 
 char* BlockCache::take(std::size_t bytes) {
@@ -95,11 +97,11 @@ std::size_t BlockCache::cached_bytes() const noexcept {
 
 void* allocate_block(std::size_t bytes) {
   if (bytes < BlockCache::min_cached_bytes) return ::operator new(bytes, alignment);
-  BlockCache* cache = current_cache;
+  const std::shared_ptr<BlockCache> cache = current_cache.lock();
   char* base = cache ? cache->take(bytes) : nullptr;
   if (base == nullptr) {
     base = new_block(bytes);
-    *reinterpret_cast<Header*>(base) = {cache, bytes};
+    *reinterpret_cast<Header*>(base) = {cache.get(), bytes};
   }
   return base + header;
 }

@@ -13,15 +13,19 @@
 //
 // The grid's buffers (UninitializedVector) allocate through allocate_block, which takes
 // the calling thread's current cache: the PairFinder sets it on every thread that works
-// in its task arena (BlockCache::Scope). Each block remembers its cache in a header, so
-// it goes back to the right one whatever thread frees it. Outside a PairFinder's arena
-// blocks come from the heap and go back to it.
+// in its task arena (BlockCacheObserver, BlockCache::Scope). A thread holds its current
+// cache weakly: TBB's workers do not always hear that they left an arena before its
+// observer goes, and a cache destroyed meanwhile must read as none, never as a dangling
+// pointer. Each block remembers its cache in a header, so it goes back to the right one
+// whatever thread frees it; blocks never outlive the call that allocated them. Outside a
+// PairFinder's arena blocks come from the heap and go back to it.
 #pragma once
 
 #include <tbb/task_arena.h>
 #include <tbb/task_scheduler_observer.h>
 
 #include <cstddef>
+#include <memory>
 #include <mutex>
 #include <vector>
 
@@ -43,20 +47,20 @@ class BlockCache {
   /// Bytes kept now.
   std::size_t cached_bytes() const noexcept;
 
-  /// The calling thread's cache (null: none).
-  static BlockCache* current() noexcept;
+  /// The calling thread's cache (null: none, or destroyed since it was made current).
+  static std::shared_ptr<BlockCache> current() noexcept;
   /// Makes `cache` the calling thread's current cache for the scope's lifetime.
   class Scope {
    public:
-    explicit Scope(BlockCache* cache) noexcept;
+    explicit Scope(const std::shared_ptr<BlockCache>& cache) noexcept;
     ~Scope();
     Scope(const Scope&) = delete;
     Scope& operator=(const Scope&) = delete;
 
    private:
-    BlockCache* previous_;
+    std::weak_ptr<BlockCache> previous_;
   };
-  static void set_current(BlockCache* cache) noexcept;
+  static void set_current(const std::shared_ptr<BlockCache>& cache) noexcept;
 
  private:
   friend void* allocate_block(std::size_t bytes);
@@ -80,15 +84,16 @@ class BlockCache {
 /// after (the thread that calls the arena's execute needs a Scope of its own).
 class BlockCacheObserver : public tbb::task_scheduler_observer {
  public:
-  BlockCacheObserver(tbb::task_arena& arena, BlockCache& cache) : tbb::task_scheduler_observer(arena), cache_(cache) {
+  BlockCacheObserver(tbb::task_arena& arena, std::shared_ptr<BlockCache> cache)
+      : tbb::task_scheduler_observer(arena), cache_(std::move(cache)) {
     observe(true);
   }
   ~BlockCacheObserver() override { observe(false); }
-  void on_scheduler_entry(bool) override { BlockCache::set_current(&cache_); }
+  void on_scheduler_entry(bool) override { BlockCache::set_current(cache_); }
   void on_scheduler_exit(bool) override { BlockCache::set_current(nullptr); }
 
  private:
-  BlockCache& cache_;
+  std::shared_ptr<BlockCache> cache_;
 };
 
 /// `bytes` of storage aligned to 64 bytes, from the current cache when there is one and

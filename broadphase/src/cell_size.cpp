@@ -78,6 +78,12 @@ int log2_at_or_above(double x) {
   return std::ldexp(1.0, e) < x ? e + 1 : e;
 }
 
+/// A requested cell side rounded down to a power of two, but never below the world's
+/// minimum (rounded up to one).
+int requested_log2(float requested, double min_cell) {
+  return std::max(std::ilogb(requested), log2_at_or_above(min_cell));
+}
+
 }  // namespace
 
 double minimum_cell(const SceneExtent& ext) {
@@ -88,7 +94,7 @@ double minimum_cell(const SceneExtent& ext) {
 
 HomeCells choose_home_cells(const Scene& scene, const SceneExtent& ext, float requested) {
   const double min_cell = minimum_cell(ext);
-  if (requested > 0.0f) return {std::ilogb(std::max<double>(requested, min_cell)), false};
+  if (requested > 0.0f) return {requested_log2(requested, min_cell), false};
   const KindRanges kinds = KindRanges::of(scene);
   const std::vector<Aabb> sample = sampled_boxes(
       scene.size(), [&](std::size_t i) { return record_of(scene, kinds, static_cast<std::uint32_t>(i)).box; });
@@ -107,14 +113,14 @@ HomeCells choose_home_cells(const Scene& scene, const SceneExtent& ext, float re
 
 int choose_log2_cell(const UninitializedVector<ShapeRecord>& shapes, const SceneExtent& ext, float requested) {
   const double min_cell = minimum_cell(ext);
-  if (requested > 0.0f) return std::ilogb(std::max<double>(requested, min_cell));
+  if (requested > 0.0f) return requested_log2(requested, min_cell);
   const double median = ranked_extent(sampled_boxes(shapes.size(), [&](std::size_t i) { return shapes[i].box; }),
                                       [](std::size_t count) { return count / 2; });
   const double spacing = mean_spacing(ext, shapes.size());
   double cell = std::max(std::min(tiled_cell_per_median_extent * median, tiled_cell_max_spacings * spacing), spacing);
   if (!(cell > 0.0) || !std::isfinite(cell)) cell = 1.0;
-  cell = std::max(cell, min_cell);
-  return static_cast<int>(std::lround(std::log2(cell)));
+  // The nearest power of two, but never below the world's minimum.
+  return std::max(static_cast<int>(std::lround(std::log2(cell))), log2_at_or_above(min_cell));
 }
 
 }  // namespace hitgrid

@@ -5,6 +5,7 @@
 #include <tbb/task_arena.h>
 
 #include <cmath>
+#include <memory>
 #include <optional>
 
 #include "block_cache.hpp"
@@ -44,13 +45,13 @@ struct PairFinder::State {
       : options(o),
         isa(resolved),
         threads(thread_count),
-        cache(o.max_kept_bytes),
+        cache(std::make_shared<BlockCache>(o.max_kept_bytes)),
         arena(static_cast<int>(thread_count)),
         observer(arena, cache) {}
   FindPairsOptions options;
-  Isa isa;           // concrete
-  unsigned threads;  // resolved
-  BlockCache cache;  // before the arena and its observer, which refer to it
+  Isa isa;                            // concrete
+  unsigned threads;                   // resolved
+  std::shared_ptr<BlockCache> cache;  // before the arena and its observer, which refer to it
   tbb::task_arena arena;
   BlockCacheObserver observer;
 };
@@ -71,8 +72,8 @@ PairFinder::PairFinder(PairFinder&&) noexcept = default;
 PairFinder& PairFinder::operator=(PairFinder&&) noexcept = default;
 
 const FindPairsOptions& PairFinder::options() const { return state_->options; }
-std::size_t PairFinder::kept_bytes() const { return state_->cache.cached_bytes(); }
-void PairFinder::release_memory() { state_->cache.release(); }
+std::size_t PairFinder::kept_bytes() const { return state_->cache->cached_bytes(); }
+void PairFinder::release_memory() { state_->cache->release(); }
 
 PairList PairFinder::find_pairs(const Scene& scene, FindPairsReport* report) {
   PairList pairs;
@@ -97,7 +98,7 @@ void PairFinder::find_pairs(const Scene& scene, PairList& pairs, FindPairsReport
     allow_more.emplace(tbb::global_control::max_allowed_parallelism, s.threads);
   s.arena.execute([&] {
     // The calling thread too (the observer covers the arena's workers).
-    const BlockCache::Scope scope(&s.cache);
+    const BlockCache::Scope scope(s.cache);
     StageClock clock(local.stages);
     switch (method) {
       case BroadPhase::brute_force: {

@@ -2,12 +2,18 @@
 // calls free of page faults), within its bound; small ones are not kept; each block goes
 // back to the cache it came from, whatever thread frees it; without a current cache
 // nothing is kept.
+#include <tbb/parallel_for.h>
+
+#include <atomic>
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <thread>
 
 #include "block_cache.hpp"
+#include "hitgrid/broadphase/find_pairs.hpp"
+#include "hitgrid/core/generators.hpp"
 
 using namespace hitgrid;
 
@@ -17,9 +23,10 @@ constexpr std::size_t mb = std::size_t{1} << 20;
 
 TEST_CASE("BlockCache keeps large blocks, reuses them for fitting requests, and stays bounded", "[grid]") {
   const std::size_t bound = 64 * mb;
-  BlockCache cache(bound);
-  const BlockCache::Scope scope(&cache);
-  REQUIRE(BlockCache::current() == &cache);
+  const auto shared = std::make_shared<BlockCache>(bound);
+  BlockCache& cache = *shared;
+  const BlockCache::Scope scope(shared);
+  REQUIRE(BlockCache::current() == shared);
   REQUIRE(cache.cached_bytes() == 0);
 
   // Small blocks go straight back.
@@ -66,26 +73,58 @@ TEST_CASE("BlockCache keeps large blocks, reuses them for fitting requests, and 
 }
 
 TEST_CASE("a block goes back to its own cache from any thread, and none is kept without a cache", "[grid]") {
-  BlockCache first, second;
+  const auto first = std::make_shared<BlockCache>(), second = std::make_shared<BlockCache>();
   void* a = nullptr;
   {
-    const BlockCache::Scope scope(&first);
+    const BlockCache::Scope scope(first);
     a = allocate_block(4 * mb);
   }
   CHECK(BlockCache::current() == nullptr);
   {
     // Freed on another thread, under another cache: it still goes back to `first`.
     std::thread([&] {
-      const BlockCache::Scope scope(&second);
+      const BlockCache::Scope scope(second);
       deallocate_block(a, 4 * mb);
     }).join();
   }
-  CHECK(first.cached_bytes() == 4 * mb);
-  CHECK(second.cached_bytes() == 0);
+  CHECK(first->cached_bytes() == 4 * mb);
+  CHECK(second->cached_bytes() == 0);
 
   // No current cache: blocks come from the heap and go back to it.
   void* b = allocate_block(4 * mb);
   deallocate_block(b, 4 * mb);
-  CHECK(first.cached_bytes() == 4 * mb);
-  CHECK(second.cached_bytes() == 0);
+  CHECK(first->cached_bytes() == 4 * mb);
+  CHECK(second->cached_bytes() == 0);
+}
+
+TEST_CASE("a cache destroyed while a thread still holds it as current reads as none", "[grid]") {
+  void* block = nullptr;
+  {
+    auto cache = std::make_shared<BlockCache>();
+    BlockCache::set_current(cache);  // as a TBB worker may keep it after its arena's observer is gone
+    cache.reset();
+    CHECK(BlockCache::current() == nullptr);
+    block = allocate_block(4 * mb);  // from the heap, not the destroyed cache
+  }
+  deallocate_block(block, 4 * mb);
+  BlockCache::set_current(nullptr);
+}
+
+TEST_CASE("no worker thread keeps a destroyed PairFinder's cache", "[grid]") {
+  // TBB's workers do not always hear that they left the finder's arena before its
+  // observer goes: their current cache must then read as none (a dangling pointer here
+  // once made later allocations outside any finder lock a destroyed mutex).
+  GeneratorParams p;
+  p.n = 20'000;
+  const Scene scene = generate(Family::uniform, p);
+  for (int round = 0; round < 50; ++round) {
+    (void)find_pairs(scene);
+    std::atomic<int> seen{0};
+    tbb::parallel_for(0, 64, [&](int) {
+      if (BlockCache::current()) ++seen;
+      void* b = allocate_block(2 * mb);  // a worker's allocation outside any finder
+      deallocate_block(b, 2 * mb);
+    });
+    CHECK(seen == 0);
+  }
 }

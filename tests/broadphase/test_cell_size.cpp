@@ -231,16 +231,12 @@ TEST_CASE("minimum_cell keeps cell indices exact and small", "[grid]") {
   }
 }
 
-// Known library bug, hence [!mayfail]: a requested size below minimum_cell(ext) becomes
-// 2^ilogb(minimum_cell(ext)) (cell_size.cpp: std::ilogb(std::max(requested, min_cell))),
-// the power of two at or BELOW the minimum, so whenever the minimum is not itself a power of
-// two the cell is up to 2x smaller than minimum_cell and the header's bounds (|coordinate|
-// / side < 2^50, columns < 2^30) are broken by up to a factor 2. Near (1e7, -1e7), width 10:
-// minimum_cell 9.31e-9 (10 * 2^-30), cell 2^-27 = 7.45e-9, below 1e7 * 2^-50 = 8.88e-9
-// too. Width 2e9: minimum_cell 1.86, cell 1 (2e9 columns). Both choose_home_cells and
-// choose_log2_cell. (The pairs found are still right at these sizes: indices stay far
-// below 2^53.)
-TEST_CASE("a requested cell far too small is raised to minimum_cell", "[grid][!mayfail]") {
+// A requested size below minimum_cell(ext) must give the power of two at or above the
+// minimum, not below it (the minimum keeps |coordinate| / side < 2^50 and columns < 2^30):
+// near 1e7 with width 10, minimum_cell is 9.31e-9 and the cell 2^-26, not 2^-27; a world
+// 2e9 wide has minimum_cell 1.86 and cell 2, not 1. Both choose_home_cells and
+// choose_log2_cell.
+TEST_CASE("a requested cell far too small is raised to minimum_cell", "[grid]") {
   Scene near_1e7;
   for (int i = 0; i < 100; ++i) {
     const float x = 1.0e7f + static_cast<float>(i % 10), y = -1.0e7f + static_cast<float>(i / 10);

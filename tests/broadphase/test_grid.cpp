@@ -163,7 +163,9 @@ TEST_CASE("a PairFinder gives the same answer call after call, keeps its scratch
   const Scene scene = generate(Family::mixed, p);
   const PairList want = grid_pairs(scene);
   FindPairsOptions o;
-  o.threads = 2;
+  // One thread: the same blocks are asked for call after call (with more, the threads'
+  // pair lists, and so their blocks, differ in size from call to call).
+  o.threads = 1;
   PairFinder finder(o);
   CHECK(finder.find_pairs(scene) == want);
   const std::size_t kept = finder.kept_bytes();
@@ -174,6 +176,15 @@ TEST_CASE("a PairFinder gives the same answer call after call, keeps its scratch
   finder.release_memory();
   CHECK(finder.kept_bytes() == 0);
   CHECK(finder.find_pairs(scene) == want);
+
+  o.threads = 2;
+  o.max_kept_bytes = std::size_t{64} << 20;
+  PairFinder bounded(o);
+  for (int call = 0; call < 3; ++call) {
+    CHECK(bounded.find_pairs(scene) == want);
+    CHECK(bounded.kept_bytes() > 0);
+    CHECK(bounded.kept_bytes() <= o.max_kept_bytes);
+  }
 
   o.max_kept_bytes = 0;  // keeps nothing
   PairFinder frugal(o);
