@@ -76,6 +76,7 @@ class HomeGrid::Builder {
   struct RowScratch {
     std::vector<Aabb> box;
     std::vector<std::uint32_t> col, count, order;
+    std::vector<Item> items;  // the row's items as bucketed, while they are put in order
   };
   /// A row's shapes in column order: what column_order found out.
   struct ColumnOrder {
@@ -92,7 +93,7 @@ class HomeGrid::Builder {
   void row_boxes(const Row& row, RowScratch& t, std::uint32_t& lo, std::uint32_t& hi) const;
   ColumnOrder column_order(RowScratch& t, std::uint32_t lo, std::uint32_t hi) const;
   static void order_by_left_edge(RowScratch& t, std::uint32_t lo, std::uint32_t hi, std::uint32_t most);
-  void store_row(const Row& row, const RowScratch& t);
+  void store_row(const Row& row, RowScratch& t);
 
   void size_columns(std::size_t small);
   void store(std::size_t p, const Aabb& box) {
@@ -103,9 +104,6 @@ class HomeGrid::Builder {
   }
 
   HomeGrid& g_;
-  // Dense worlds: the shapes grouped by row, in global order within a row (the large ones
-  // last), until the rows are sorted into the grid.
-  UninitializedVector<Item> bucketed_;
   const Scene& scene_;
   const KindRanges& kinds_;
   Isa isa_;
@@ -145,7 +143,8 @@ void HomeGrid::Builder::bucket_by_rows(std::uint64_t row_count) {
   // Each shape's row, kept for the scatter (reading 4 bytes is cheaper than deriving the
   // bounds and the row again).
   UninitializedVector<std::uint32_t> shape_row(n);
-  UninitializedVector<Item>& items = bucketed_;
+  // Scattered straight into the grid's items: each row is then sorted in place (store_row).
+  UninitializedVector<Item>& items = g_.items_;
   const SegmentArrays& segments = scene_.segments();
   const std::vector<std::uint32_t> row_begin = counting_sort<std::uint32_t>(
       blocks.count, buckets,
@@ -212,11 +211,11 @@ void HomeGrid::Builder::count_block_rows(std::size_t b, const Blocks& blocks, st
 /// The items past the first `small` are the large shapes, in global order (the scatter is
 /// stable): their ids and records go aside, and the items keep only the small shapes.
 void HomeGrid::Builder::set_aside_large(std::uint32_t small) {
-  const std::size_t n = bucketed_.size();
+  const std::size_t n = g_.items_.size();
   g_.large_ids_.resize(n - small);
   g_.large_records_.resize(n - small);
   for (std::size_t p = small; p < n; ++p) {
-    const Item& it = bucketed_[p];
+    const Item& it = g_.items_[p];
     g_.large_ids_[p - small] = it.shape;
     g_.large_records_[p - small] = {bounds_of(kinds_.kind(it.shape), it.g), {it.g[0], it.g[1], it.g[2], it.g[3]}};
   }
@@ -236,7 +235,6 @@ void HomeGrid::Builder::sort_rows() {
     RowScratch& t = scratch.local();
     for (std::size_t k = range.begin(); k != range.end(); ++k) sort_row(k, t);
   });
-  UninitializedVector<Item>().swap(bucketed_);
 }
 
 /// Row k into column order, its boxes into the grid's columns at the row's positions, and
@@ -288,7 +286,7 @@ void HomeGrid::Builder::row_boxes(const Row& row, RowScratch& t, std::uint32_t& 
   const SegmentHomeRows columns(cells, 0);
   if (columns.usable()) {
     __m128 least = _mm_set1_ps(HUGE_VALF), greatest = _mm_set1_ps(-HUGE_VALF);
-    const Item* it = bucketed_.data() + row.begin;
+    const Item* it = g_.items_.data() + row.begin;
     const std::uint32_t segments_end = kinds_.circles_begin;
     for (; vec + 4 <= size && it[vec + 3].shape < segments_end; vec += 4) {
       __m128 low[4], box[4];
@@ -315,7 +313,7 @@ void HomeGrid::Builder::row_boxes(const Row& row, RowScratch& t, std::uint32_t& 
   }
 #endif
   for (std::uint32_t j = vec; j < size; ++j) {
-    const Item& it = bucketed_[row.begin + j];
+    const Item& it = g_.items_[row.begin + j];
     t.box[j] = bounds_of(kinds_.kind(it.shape), it.g);
     t.col[j] = static_cast<std::uint32_t>(cells.index(t.box[j].min.x) - col0);
     lo = std::min(lo, t.col[j]);
@@ -381,13 +379,15 @@ void HomeGrid::Builder::order_by_left_edge(RowScratch& t, std::uint32_t lo, std:
 }
 
 /// The row's boxes into the grid's columns in sorted order, four at a time (four boxes
-/// transposed into four columns), and its items likewise.
-void HomeGrid::Builder::store_row(const Row& row, const RowScratch& t) {
+/// transposed into four columns), and its items likewise, in place: the row's items go
+/// through the thread's scratch and back into the lines they came from, which are still
+/// in the cache (row_boxes read them).
+void HomeGrid::Builder::store_row(const Row& row, RowScratch& t) {
   const auto size = static_cast<std::uint32_t>(t.order.size());
   const std::uint32_t* order = t.order.data();
-  const Item* from = bucketed_.data() + row.begin;
-  Item* to = g_.items_.data() + row.begin;
-  for (std::uint32_t rank = 0; rank < size; ++rank) to[rank] = from[order[rank]];
+  Item* items = g_.items_.data() + row.begin;
+  t.items.assign(items, items + size);
+  for (std::uint32_t rank = 0; rank < size; ++rank) items[rank] = t.items[order[rank]];
   std::uint32_t rank = 0;
 #if defined(__SSE2__)
   static_assert(sizeof(Aabb) == 4 * sizeof(float), "Aabb is min.x, min.y, max.x, max.y");
