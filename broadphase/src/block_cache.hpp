@@ -5,7 +5,8 @@
 // glibc maps blocks this large fresh on every call (above its mmap threshold) or trims
 // them away between calls, so an engine that finds pairs every frame would pay the page
 // faults every frame. A PairFinder therefore owns a BlockCache: blocks of at least
-// min_cached_bytes are kept when freed, up to a bound, and handed out again to requests
+// min_cached_bytes (glibc's default mmap threshold: smaller ones come from the heap) are
+// kept when freed, up to a bound, and handed out again to requests
 // of up to their size (and at least half of it); destroying the PairFinder, or
 // release(), gives them back. On Linux new blocks ask for transparent huge pages
 // (madvise): the grid streams through several such buffers at once, a thousand rows
@@ -33,7 +34,7 @@ namespace hitgrid {
 
 class BlockCache {
  public:
-  static constexpr std::size_t min_cached_bytes = std::size_t{1} << 20;
+  static constexpr std::size_t min_cached_bytes = std::size_t{1} << 17;
   static constexpr std::size_t default_max_bytes = std::size_t{512} << 20;
 
   explicit BlockCache(std::size_t max_bytes = default_max_bytes) : max_bytes_(max_bytes) {}

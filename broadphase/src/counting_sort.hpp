@@ -22,6 +22,8 @@
 #include <utility>
 #include <vector>
 
+#include "uninitialized_vector.hpp"
+
 namespace hitgrid {
 
 /// Fixed blocks of n items: block b is [begin(b), end(b)). Only n and the block count
@@ -43,7 +45,12 @@ struct Blocks {
 template <class Index>
 class BlockCounts {
  public:
-  BlockCounts(std::size_t blocks, std::size_t buckets) : blocks_(blocks), buckets_(buckets), table_(blocks * buckets) {}
+  /// The tables can take megabytes (a block per 2^14 shapes times a counter per row or
+  /// tile): they come from the PairFinder's kept blocks (uninitialized_vector.hpp) and are
+  /// zeroed here, not mapped afresh every call.
+  BlockCounts(std::size_t blocks, std::size_t buckets) : blocks_(blocks), buckets_(buckets), table_(blocks * buckets) {
+    std::fill(table_.begin(), table_.end(), Index{0});
+  }
 
   std::size_t blocks() const { return blocks_; }
   std::size_t buckets() const { return buckets_; }
@@ -73,7 +80,7 @@ class BlockCounts {
 
  private:
   std::size_t blocks_, buckets_;
-  std::vector<Index> table_;
+  UninitializedVector<Index> table_;
 };
 
 /// The whole sort. count(b, Index* counts) adds one to counts[key] for each item of block
