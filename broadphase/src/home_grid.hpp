@@ -59,7 +59,9 @@ class HomeGrid {
   HomeGrid() : cells_(0) {}
   /// Every small shape of the scene in its home cell, the rows sorted; the large shapes
   /// aside. The order does not depend on the thread count. `isa` (concrete) picks the
-  /// build's vector code; the grid is the same on every ISA.
+  /// build's vector code and which rows are sorted by left edge within their cells (the
+  /// AVX2 and AVX-512 searches do not need it): cells and rows are the same on every ISA,
+  /// the order within a cell may not be.
   static HomeGrid build(const Scene& scene, const KindRanges& kinds, int log2_cell, const SceneExtent& extent, Isa isa);
 
   const GridCells& cells() const { return cells_; }
@@ -88,7 +90,7 @@ class HomeGrid {
   std::pair<std::size_t, std::size_t> row_range(std::int64_t first, std::int64_t last) const;
 
   /// FNV-1a hash of the small shapes' global indices in the grid's order: the grid's
-  /// answer, the same on every thread count and ISA (bench/grid_build_bench prints it, as
+  /// answer, the same on every thread count (bench/grid_build_bench prints it, as
   /// the other benchmarks print their pair lists' hashes).
   std::uint64_t order_hash() const;
 
