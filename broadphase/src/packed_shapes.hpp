@@ -31,6 +31,18 @@ struct KindRanges {
   ShapeKind kind(std::uint32_t i) const {
     return i < circles_begin ? ShapeKind::segment : (i < boxes_begin ? ShapeKind::circle : ShapeKind::box);
   }
+  /// The global index of a shape id (the inverse of id()).
+  std::uint32_t global(ShapeId id) const {
+    switch (id.kind()) {
+      case ShapeKind::segment:
+        return id.index();
+      case ShapeKind::circle:
+        return circles_begin + id.index();
+      case ShapeKind::box:
+        break;
+    }
+    return boxes_begin + id.index();
+  }
   ShapeId id(std::uint32_t i) const {
     switch (kind(i)) {
       case ShapeKind::segment:

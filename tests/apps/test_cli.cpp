@@ -1,14 +1,13 @@
 // End-to-end tests of the `hitgrid` command: known pair files for hand-checked scenes,
 // generated lattice and mixed scenes against the all-pairs exact reference, identical
 // output for every ISA and thread count, errors and exit statuses, --stats and --help.
-#include <catch2/catch.hpp>
+#include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
-
-#include <unistd.h>
 
 #include "hitgrid/broadphase/brute_force.hpp"
 #include "hitgrid/core/pair_io.hpp"
@@ -23,12 +22,7 @@ namespace {
 
 using CliResult = test::CommandResult;
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using test::slurp;
 
 fs::path scratch_dir() {
   static const fs::path dir = [] {
@@ -94,8 +88,8 @@ TEST_CASE("hitgrid pairs output is byte-identical for every ISA, thread count an
     for (Isa isa : supported_isas()) {
       for (int threads : {1, 2, 3}) {
         INFO(family << " " << isa_name(isa) << " threads " << threads);
-        const CliResult r = hitgrid_cli("pairs '" + scene + "' --isa " + std::string(isa_name(isa)) +
-                                        " --threads " + std::to_string(threads));
+        const CliResult r = hitgrid_cli("pairs '" + scene + "' --isa " + std::string(isa_name(isa)) + " --threads " +
+                                        std::to_string(threads));
         CHECK(r.status == 0);
         CHECK(r.out == reference.out);
       }

@@ -56,24 +56,6 @@ Scene lattice_of_segments(int n, float step, float length) {
   return s;
 }
 
-/// 3000 unit segments in a 400 x 400 world, one in 25 of them replaced by a vertical
-/// segment across the whole world (test_grid's scene for the tiled-only layout).
-Scene crossed_world() {
-  SplitMix64 rng(11);
-  Scene crossed;
-  const float side = 400.0f;
-  for (int i = 0; i < 3000; ++i) {
-    const float x = static_cast<float>(rng.u() * side), y = static_cast<float>(rng.u() * side);
-    if (i % 25 == 0) {
-      crossed.add(Segment{{x, 0.0f}, {x, side}});
-    } else {
-      const float dx = static_cast<float>(rng.u() * 2 - 1), dy = static_cast<float>(rng.u() * 2 - 1);
-      crossed.add(Segment{{x, y}, {x + dx, y + dy}});
-    }
-  }
-  return crossed;
-}
-
 }  // namespace
 
 TEST_CASE("a requested cell size is obeyed: the largest power of two at or below it", "[grid]") {
@@ -165,7 +147,7 @@ TEST_CASE("the tiled grid alone when the large shapes would cross many rows, nev
   // One shape in 25 crosses the whole world: the cell stays a quarter of the mean spacing
   // (400 / sqrt(3000) / 4 = 1.83 -> 2; the long segments are too few to move the
   // percentile), and those 120 segments cross 201 rows each, about 8 per shape.
-  const Scene crossed = crossed_world();
+  const Scene crossed = test::crossed_world();
   const SceneExtent ext = scene_extent(crossed);
   const HomeCells home = choose_home_cells(crossed, ext, 0.0f);
   CHECK(home.many_large);

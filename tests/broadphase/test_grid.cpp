@@ -127,22 +127,10 @@ TEST_CASE("the grid equals the brute-force reference at 50,000 shapes", "[grid][
 }
 
 TEST_CASE("the grid's two layouts: the tiled grid alone when the large shapes cross many rows", "[grid]") {
-  // One shape in 25 is a segment across the whole world: too few to change the cell size
-  // (the 95th percentile of the extents), but together they cross about eight rows of
-  // home cells per shape of the scene, so the plan gives every shape to the tiled grid.
-  // long_tail keeps the home-cell grid. Both answers equal the reference.
-  SplitMix64 rng(11);
-  Scene crossed;
-  const float side = 400.0f;
-  for (int i = 0; i < 3000; ++i) {
-    const float x = static_cast<float>(rng.u() * side), y = static_cast<float>(rng.u() * side);
-    if (i % 25 == 0) {
-      crossed.add(Segment{{x, 0.0f}, {x + static_cast<float>(rng.u() * 8 - 4), side}});
-    } else {
-      const float dx = static_cast<float>(rng.u() * 2 - 1), dy = static_cast<float>(rng.u() * 2 - 1);
-      crossed.add(Segment{{x, y}, {x + dx, y + dy}});
-    }
-  }
+  // One shape in 25 is a segment across the whole world (test::crossed_world): the plan
+  // gives every shape to the tiled grid. long_tail keeps the home-cell grid. Both answers
+  // equal the reference.
+  const Scene crossed = test::crossed_world();
   FindPairsReport report;
   CHECK(grid_pairs(crossed, {}, &report) == brute_force_pairs(crossed));
   CHECK(report.small_shapes == 0);

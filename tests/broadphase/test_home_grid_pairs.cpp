@@ -20,18 +20,6 @@ using namespace hitgrid;
 
 namespace {
 
-std::uint32_t global_of(const KindRanges& kinds, ShapeId id) {
-  switch (id.kind()) {
-    case ShapeKind::segment:
-      return id.index();
-    case ShapeKind::circle:
-      return kinds.circles_begin + id.index();
-    case ShapeKind::box:
-      break;
-  }
-  return kinds.boxes_begin + id.index();
-}
-
 struct PassResult {
   PairList pairs;
   std::uint64_t tests = 0;
@@ -69,7 +57,7 @@ TEST_CASE("the home grid's passes find exactly the small-small and the large-sma
         for (std::uint32_t i : grid.large_ids()) large[i] = true;
         PairList want_small, want_large_small;
         for (const Pair& p : all) {
-          const int n_large = large[global_of(kinds, p.first())] + large[global_of(kinds, p.second())];
+          const int n_large = large[kinds.global(p.first())] + large[kinds.global(p.second())];
           if (n_large == 0) want_small.push_back(p);
           if (n_large == 1) want_large_small.push_back(p);
         }

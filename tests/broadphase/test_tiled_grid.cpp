@@ -24,18 +24,6 @@ using namespace hitgrid;
 
 namespace {
 
-std::uint32_t global_of(const KindRanges& kinds, ShapeId id) {
-  switch (id.kind()) {
-    case ShapeKind::segment:
-      return id.index();
-    case ShapeKind::circle:
-      return kinds.circles_begin + id.index();
-    case ShapeKind::box:
-      break;
-  }
-  return kinds.boxes_begin + id.index();
-}
-
 /// The pass over a built grid, its keys merged: sorted, each pair once.
 PairList pairs_of(const TiledGrid& grid, const Scene& scene) {
   const KindRanges kinds = KindRanges::of(scene);
@@ -66,7 +54,7 @@ Subset every_third(const Scene& scene) {
 PairList restricted_to_every_third(const PairList& all, const KindRanges& kinds) {
   PairList out;
   for (const Pair& p : all)
-    if (global_of(kinds, p.first()) % 3 == 0 && global_of(kinds, p.second()) % 3 == 0) out.push_back(p);
+    if (kinds.global(p.first()) % 3 == 0 && kinds.global(p.second()) % 3 == 0) out.push_back(p);
   return out;
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "hitgrid/core/generators.hpp"
+#include "hitgrid/core/splitmix64.hpp"
 
 namespace hitgrid::test {
 namespace {
@@ -91,6 +92,22 @@ std::vector<NamedScene> broadphase_scenes(std::uint64_t n) {
     out.push_back({"zero_size_lattice", std::move(s)});
   }
   return out;
+}
+
+Scene crossed_world() {
+  SplitMix64 rng(11);
+  Scene crossed;
+  const float side = 400.0f;
+  for (int i = 0; i < 3000; ++i) {
+    const float x = static_cast<float>(rng.u() * side), y = static_cast<float>(rng.u() * side);
+    if (i % 25 == 0) {
+      crossed.add(Segment{{x, 0.0f}, {x, side}});
+    } else {
+      const float dx = static_cast<float>(rng.u() * 2 - 1), dy = static_cast<float>(rng.u() * 2 - 1);
+      crossed.add(Segment{{x, y}, {x + dx, y + dy}});
+    }
+  }
+  return crossed;
 }
 
 }  // namespace hitgrid::test

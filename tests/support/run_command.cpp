@@ -10,7 +10,6 @@
 #include <system_error>
 
 namespace hitgrid::test {
-namespace {
 
 namespace fs = std::filesystem;
 
@@ -20,8 +19,6 @@ std::string slurp(const fs::path& p) {
   s << in.rdbuf();
   return s.str();
 }
-
-}  // namespace
 
 CommandResult run_command(const std::string& program, const std::string& args) {
   // Files rather than pipes: both streams are read in full with no risk of the child

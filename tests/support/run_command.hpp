@@ -2,6 +2,7 @@
 // end-to-end tests of the `hitgrid` command and of bench/peers' compare_peers.
 #pragma once
 
+#include <filesystem>
 #include <string>
 
 namespace hitgrid::test {
@@ -15,5 +16,8 @@ struct CommandResult {
 /// Runs `'PROGRAM' ARGS` through /bin/sh (ARGS is shell text: quote paths yourself) and
 /// captures stdout, stderr and the exit status.
 CommandResult run_command(const std::string& program, const std::string& args);
+
+/// A file's whole content (empty if it cannot be read).
+std::string slurp(const std::filesystem::path& p);
 
 }  // namespace hitgrid::test
