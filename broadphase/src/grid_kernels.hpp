@@ -34,9 +34,9 @@ inline constexpr std::uint32_t crowded_cell_shapes = 32;
 /// have room for sixteen lanes past limit(): the kernels store whole vectors.
 struct CandidateBuffer {
   static constexpr std::uint32_t capacity = 256;
-  static constexpr std::uint32_t lanes = 16;
+  static constexpr std::uint32_t lanes = 16;  // the widest store a kernel makes
   static constexpr std::uint32_t limit() { return capacity - 8; }
-  std::uint32_t a[capacity + 8]{}, b[capacity + 8]{};
+  std::uint32_t a[capacity - 8 + lanes]{}, b[capacity - 8 + lanes]{};  // limit() + lanes
   std::uint32_t count = 0;
   void (*flush)(void* context) = nullptr;
   void* context = nullptr;

@@ -43,7 +43,7 @@ class TiledGrid {
 
   /// (tile, shape) entries.
   std::uint64_t entries() const;
-  /// The cells' side (0 for an empty grid).
+  /// The cells' side (0 for a default-constructed grid, which holds no shape).
   double cell_size() const;
 
  private:
