@@ -112,8 +112,7 @@ void PairFinder::find_pairs(const Scene& scene, PairList& pairs, FindPairsReport
         pairs = sweep_and_prune_pairs(scene, &local);
         break;
       default: {
-        const Grid grid = build_grid(scene, s.options, s.isa, clock);
-        grid_pairs(grid, s.isa, clock, local.candidates, pairs);
+        const Grid grid = find_grid_pairs(scene, s.options, s.isa, clock, local.candidates, pairs);
         local.cell_size = grid.tiled_only ? grid.tiled.cell_size() : grid.home.cells().cell_size();
         local.large_cell_size = grid.tiled.cell_size();
         local.small_shapes = grid.home.small_count();

@@ -9,7 +9,8 @@
 
 namespace hitgrid {
 
-Grid build_grid(const Scene& scene, const FindPairsOptions& options, Isa isa, StageClock& clock) {
+Grid build_grid(const Scene& scene, const FindPairsOptions& options, Isa isa, StageClock& clock,
+                HomeGrid::RowListener* rows) {
   Grid g;
   g.kinds = KindRanges::of(scene);
   g.shapes = scene.size();
@@ -22,7 +23,7 @@ Grid build_grid(const Scene& scene, const FindPairsOptions& options, Isa isa, St
     g.tiled = TiledGrid::build(shapes, nullptr, g.kinds,
                                choose_log2_cell(shapes, scene_extent(shapes), options.large_cell_size));
   } else {
-    g.home = HomeGrid::build(scene, g.kinds, home.log2_cell, extent, isa);
+    g.home = HomeGrid::build(scene, g.kinds, home.log2_cell, extent, isa, rows);
     g.spans = LargeSpans::build(g.home, g.kinds);
     const UninitializedVector<ShapeRecord>& large = g.home.large_records();
     if (large.size() >= 2) {
@@ -36,17 +37,22 @@ Grid build_grid(const Scene& scene, const FindPairsOptions& options, Isa isa, St
   return g;
 }
 
-void grid_pairs(const Grid& grid, Isa isa, StageClock& clock, std::uint64_t& candidates, PairList& out) {
-  const PairTestContext tests{isa, grid.kinds, PairKeyCodec{bits_for(grid.shapes)}};
+Grid find_grid_pairs(const Scene& scene, const FindPairsOptions& options, Isa isa, StageClock& clock,
+                     std::uint64_t& candidates, PairList& out) {
+  const KindRanges kinds = KindRanges::of(scene);
+  const PairTestContext tests{isa, kinds, PairKeyCodec{bits_for(scene.size())}};
+  SmallPairs small(tests);
+  Grid grid = build_grid(scene, options, isa, clock, &small);
   PairKeys keys;
-  candidates += small_pairs(grid.home, tests, keys);
+  candidates += small.finish(grid.home, keys);
   clock.lap("small_pairs");
   candidates += large_small_pairs(grid.home, grid.spans, tests, keys);
   clock.lap("large_small_pairs");
   candidates += large_large_pairs(grid.tiled, tests, keys);
   clock.lap("large_large_pairs");
-  sorted_unique_pairs(keys, tests.codec, grid.kinds, out);
+  sorted_unique_pairs(keys, tests.codec, kinds, out);
   clock.lap("merge");
+  return grid;
 }
 
 }  // namespace hitgrid

@@ -9,13 +9,17 @@
 //            LargeSpans::build (the large shapes' spans over the home cells, by row),
 //            TiledGrid::build (the large shapes, or all of them, by tile)
 //   passes   small_pairs, large_small_pairs (home_grid_pairs.hpp) and large_large_pairs
-//            (tiled_grid.hpp): each reads the grid, appends pair keys, changes nothing
+//            (tiled_grid.hpp): each reads the grid, appends pair keys, changes nothing.
+//            find_grid_pairs has the small-pairs pass listen to the build and search
+//            each row as soon as it and the row above are final, while they are in the
+//            cache (its time then counts in "build"); what it finds is the same.
 //   merge    sorted_unique_pairs: the keys sorted, repeats dropped, as (kind, id) pairs
 // The answer does not depend on the cell sizes, the layout, the ISA or the thread count.
 #pragma once
 
 #include "hitgrid/broadphase/find_pairs.hpp"
 #include "home_grid.hpp"
+#include "home_grid_pairs.hpp"
 #include "large_spans.hpp"
 #include "pair_keys.hpp"
 #include "stage_clock.hpp"
@@ -33,11 +37,14 @@ struct Grid {
 };
 
 /// The build step. options: the cell sizes (0: automatic); isa: concrete, for the build's
-/// vector code (the grid's answer does not depend on it). Laps "plan" and "build".
-Grid build_grid(const Scene& scene, const FindPairsOptions& options, Isa isa, StageClock& clock);
+/// vector code (the grid's answer does not depend on it); rows: told of the home grid's
+/// rows as they are final (HomeGrid::RowListener), if given. Laps "plan" and "build".
+Grid build_grid(const Scene& scene, const FindPairsOptions& options, Isa isa, StageClock& clock,
+                HomeGrid::RowListener* rows = nullptr);
 
-/// The passes and the merge, the pairs into `out` (its capacity reused). Laps one stage
-/// each. Adds the exact tests run to `candidates`.
-void grid_pairs(const Grid& grid, Isa isa, StageClock& clock, std::uint64_t& candidates, PairList& out);
+/// The build, the passes and the merge: the pairs into `out` (its capacity reused). Laps
+/// one stage each. Adds the exact tests run to `candidates`. Returns the grid.
+Grid find_grid_pairs(const Scene& scene, const FindPairsOptions& options, Isa isa, StageClock& clock,
+                     std::uint64_t& candidates, PairList& out);
 
 }  // namespace hitgrid

@@ -19,6 +19,11 @@
 //   - the large shapes (not small), set aside with their records, in global order.
 // The passes that read it (home_grid_pairs.cpp: small with small, large with small) and
 // the world's queries never change it, and none depends on another having run.
+//
+// A pass may also read rows while the build finishes them (RowListener): each row is
+// final (sorted and stored, never to change) from the moment it is reported, and reading
+// it then finds it in the cache of the thread that just wrote it, where reading the whole
+// grid after the build would fetch every row from memory again.
 #pragma once
 
 #include <cstdint>
@@ -56,13 +61,32 @@ class HomeGrid {
   };
   static constexpr std::uint32_t crowded_shapes = crowded_cell_shapes;
 
+  /// Told of the rows as the build finishes them.
+  class RowListener {
+   public:
+    /// Once, before any rows_final: columns() and rows() have their final size and
+    /// positions (rows() their row, begin and end; the shapes not yet in order, and the
+    /// flags not yet set).
+    virtual void rows_listed(const HomeGrid& grid) = 0;
+    /// rows()[first, last) are final. Called from the build's tasks, concurrently for
+    /// disjoint ranges; a row is reported at most once, and the rows of a sparse world
+    /// (bucketed by cell) not at all. The grid passed to rows_listed is the one being
+    /// built: build's result is a move of it (the same buffers).
+    virtual void rows_final(std::size_t first, std::size_t last) = 0;
+
+   protected:
+    ~RowListener() = default;
+  };
+
   HomeGrid() : cells_(0) {}
   /// Every small shape of the scene in its home cell, the rows sorted; the large shapes
   /// aside. The order does not depend on the thread count. `isa` (concrete) picks the
   /// build's vector code and which rows are sorted by left edge within their cells (the
   /// AVX2 and AVX-512 searches do not need it): cells and rows are the same on every ISA,
   /// the order within a cell may not be.
-  static HomeGrid build(const Scene& scene, const KindRanges& kinds, int log2_cell, const SceneExtent& extent, Isa isa);
+  /// `listener`, if given, is told of the rows as they become final.
+  static HomeGrid build(const Scene& scene, const KindRanges& kinds, int log2_cell, const SceneExtent& extent, Isa isa,
+                        RowListener* listener = nullptr);
 
   const GridCells& cells() const { return cells_; }
   std::int64_t col0() const { return col0_; }
@@ -75,7 +99,7 @@ class HomeGrid {
   /// The sorted shape at a position of columns().
   const Item& item_at(std::uint32_t position) const { return items_[position]; }
   /// The global index of the sorted shape at a position of columns().
-  std::uint32_t shape_at(std::uint32_t position) const { return items_[position].shape; }
+  std::uint32_t shape_at(std::uint32_t position) const { return item_at(position).shape; }
   /// The large shapes: global indices (ascending) and records.
   const std::vector<std::uint32_t>& large_ids() const { return large_ids_; }
   const UninitializedVector<ShapeRecord>& large_records() const { return large_records_; }

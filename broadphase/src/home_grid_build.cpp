@@ -69,7 +69,7 @@ class HomeGrid::Builder {
 
   void bucket_by_rows(std::uint64_t row_count);
   void bucket_by_cells(std::uint64_t row_count);
-  void sort_rows();
+  void sort_rows(RowListener* listener);
 
  private:
   /// Per-thread scratch of the row sort.
@@ -111,7 +111,7 @@ class HomeGrid::Builder {
 };
 
 HomeGrid HomeGrid::build(const Scene& scene, const KindRanges& kinds, int log2_cell, const SceneExtent& extent,
-                         Isa isa) {
+                         Isa isa, RowListener* listener) {
   HomeGrid g;
   g.cells_ = GridCells(log2_cell);
   const std::size_t n = scene.size();
@@ -125,7 +125,7 @@ HomeGrid HomeGrid::build(const Scene& scene, const KindRanges& kinds, int log2_c
   if (row_count <= dense_rows_per_shape * std::uint64_t{n} + dense_rows_slack &&
       row_count < (std::uint64_t{1} << 31)) {  // rows fit 32 bits
     b.bucket_by_rows(row_count);
-    b.sort_rows();
+    b.sort_rows(listener);
   } else {
     b.bucket_by_cells(row_count);  // leaves the rows sorted
   }
@@ -229,11 +229,18 @@ void HomeGrid::Builder::list_rows(const std::vector<std::uint32_t>& row_begin, s
       g_.rows_.push_back({static_cast<std::int64_t>(r), row_begin[r], row_begin[r + 1], false, false});
 }
 
-void HomeGrid::Builder::sort_rows() {
+/// Every row sorted, in parallel over blocks of rows; the listener told of each row as
+/// soon as it is done, by the thread that sorted it (rows in ascending order within a
+/// block).
+void HomeGrid::Builder::sort_rows(RowListener* listener) {
+  if (listener) listener->rows_listed(g_);
   tbb::enumerable_thread_specific<RowScratch> scratch;
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, g_.rows_.size(), rows_per_task), [&](const auto& range) {
     RowScratch& t = scratch.local();
-    for (std::size_t k = range.begin(); k != range.end(); ++k) sort_row(k, t);
+    for (std::size_t k = range.begin(); k != range.end(); ++k) {
+      sort_row(k, t);
+      if (listener) listener->rows_final(k, k + 1);
+    }
   });
 }
 
@@ -494,7 +501,7 @@ void HomeGrid::Builder::size_columns(std::size_t small) {
 
 std::uint64_t HomeGrid::order_hash() const {
   Fnv1a hash;
-  for (const Item& it : items_) hash.add_u64(it.shape);
+  for (std::uint32_t p = 0; p < items_.size(); ++p) hash.add_u64(shape_at(p));
   return hash.value();
 }
 

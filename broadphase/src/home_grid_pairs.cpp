@@ -36,6 +36,8 @@ inline std::uint32_t first_lanes(std::uint32_t n) { return n >= 8 ? 0xffu : (1u 
 
 class HomeSearch;
 
+constexpr std::size_t no_row = static_cast<std::size_t>(-1);
+
 /// Per-thread state of a pass.
 struct Scratch {
   Scratch(const PairTestContext& tests, const HomeSearch& search);
@@ -49,6 +51,7 @@ struct Scratch {
   std::vector<std::uint32_t> crowded;  // a crowded cell's shapes, then its neighbours'
   CrowdedSweep sweep;
   std::vector<std::uint32_t> col_start;  // where each column's shapes begin in one row
+  std::size_t pending = no_row;          // SmallPairs::rows_final: a row waiting for the row above
 };
 
 /// Per-thread scratch, each with empty buffers.
@@ -69,13 +72,23 @@ class ScratchSet : public tbb::enumerable_thread_specific<Scratch> {
 };
 
 /// Both passes over one grid: the kernels (grid_kernels.hpp) find the candidates, and
-/// the exact tests and the crowded cells are done here.
+/// the exact tests and the crowded cells are done here. Bound to a grid by bind(): the
+/// small-pairs pass binds the grid being built, then the built one (the same buffers).
 class HomeSearch {
  public:
-  HomeSearch(const HomeGrid& g, const PairTestContext& tests)
-      : g_(g), tests_(tests), at_(g.columns()), kernels_(grid_kernels(tests.isa)) {}
+  explicit HomeSearch(const PairTestContext& tests) : tests_(tests), kernels_(grid_kernels(tests.isa)) {}
+  HomeSearch(const HomeGrid& g, const PairTestContext& tests) : HomeSearch(tests) { bind(g); }
 
-  std::uint64_t small_pairs(PairKeys& out) const;
+  void bind(const HomeGrid& g) {
+    g_ = &g;
+    at_ = g.columns();
+  }
+  const HomeGrid& grid() const { return *g_; }
+  const PairTestContext& tests() const { return tests_; }
+
+  /// Row k against itself and the row above it (if that holds shapes); the candidates
+  /// into t.small, tested when it fills.
+  void search_row(std::size_t k, Scratch& t) const;
   std::uint64_t large_small_pairs(const LargeSpans& spans, PairKeys& out) const;
 
   /// CandidateBuffer::flush of Scratch::small: the exact tests of the gathered candidates.
@@ -88,13 +101,13 @@ class HomeSearch {
 
  private:
   void exact(std::uint32_t a, std::uint32_t b, Scratch& t) const {
-    const HomeGrid::Item &x = g_.item_at(a), &y = g_.item_at(b);
+    const HomeGrid::Item &x = g_->item_at(a), &y = g_->item_at(b);
     t.batch.add(x.shape, x.g, y.shape, y.g, t.pairs);
   }
 
-  const HomeGrid& g_;
+  const HomeGrid* g_ = nullptr;
   PairTestContext tests_;
-  HomeGrid::Columns at_;
+  HomeGrid::Columns at_{};
   GridKernels kernels_;
 };
 
@@ -105,23 +118,18 @@ Scratch::Scratch(const PairTestContext& t, const HomeSearch& s) : tests(t), sear
   large.context = this;
 }
 
-/// Each row is searched against itself and the row above, in parallel over blocks of
-/// rows.
-std::uint64_t HomeSearch::small_pairs(PairKeys& out) const {
-  ScratchSet scratch(tests_, *this);
-  const std::span<const HomeGrid::Row> rows = g_.rows();
+/// Row k holds pairs with row k + 1 when that is the next row up.
+bool has_row_above(std::span<const HomeGrid::Row> rows, std::size_t k) {
+  return k + 1 < rows.size() && rows[k + 1].row == rows[k].row + 1;
+}
+
+void HomeSearch::search_row(std::size_t k, Scratch& t) const {
+  const std::span<const HomeGrid::Row> rows = g_->rows();
   auto range = [](const HomeGrid::Row& r) { return RowRange{r.begin, r.end, r.crowded, r.by_left}; };
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, rows.size(), rows_per_task), [&](const auto& r) {
-    Scratch& t = scratch.local();
-    const RowSearch s{at_.minx, at_.miny, at_.maxx, at_.maxy, g_.cells().cell_size(), &crowded_cell, &t};
-    for (std::size_t k = r.begin(); k != r.end(); ++k) {
-      const bool above = k + 1 < rows.size() && rows[k + 1].row == rows[k].row + 1;
-      const RowRange row = range(rows[k]), up = above ? range(rows[k + 1]) : RowRange{};
-      kernels_.row_pairs(s, row, above ? &up : nullptr, t.small);
-    }
-    flush_small(&t);
-  });
-  return scratch.collect(out);
+  const RowSearch s{at_.minx, at_.miny, at_.maxx, at_.maxy, g_->cells().cell_size(), &crowded_cell, &t};
+  const bool above = has_row_above(rows, k);
+  const RowRange row = range(rows[k]), up = above ? range(rows[k + 1]) : RowRange{};
+  kernels_.row_pairs(s, row, above ? &up : nullptr, t.small);
 }
 
 void HomeSearch::flush_small(void* scratch) {
@@ -131,8 +139,8 @@ void HomeSearch::flush_small(void* scratch) {
   const CandidateBuffer& c = t.small;
   for (std::uint32_t i = 0; i < c.count; ++i) {
     if (i + 8 < c.count) {
-      __builtin_prefetch(&self.g_.item_at(c.a[i + 8]));
-      __builtin_prefetch(&self.g_.item_at(c.b[i + 8]));
+      __builtin_prefetch(&self.g_->item_at(c.a[i + 8]));
+      __builtin_prefetch(&self.g_->item_at(c.b[i + 8]));
     }
     self.exact(c.a[i], c.b[i], t);
   }
@@ -147,7 +155,7 @@ std::uint32_t HomeSearch::crowded_cell(void* scratch, std::uint32_t cb, std::uin
                                        std::uint32_t up_end) {
   Scratch& t = *static_cast<Scratch*>(scratch);
   const HomeSearch& self = *t.search;
-  const HomeGrid& g = self.g_;
+  const HomeGrid& g = *self.g_;
   const HomeGrid::Columns& at = self.at_;
   const std::int64_t c = g.col_of(cb);
   const std::uint32_t ce = g.first_col_at_least(cb, row_end, c + 1);
@@ -172,7 +180,7 @@ std::uint32_t HomeSearch::crowded_cell(void* scratch, std::uint32_t cb, std::uin
 void HomeSearch::flush_large(void* scratch) {
   Scratch& t = *static_cast<Scratch*>(scratch);
   const HomeSearch& self = *t.search;
-  const HomeGrid& g = self.g_;
+  const HomeGrid& g = *self.g_;
   const CandidateBuffer& c = t.large;
   for (std::uint32_t i = 0; i < c.count; ++i) {
     // The search did not read the small shapes' items: each is asked for 16 candidates
@@ -188,7 +196,7 @@ void HomeSearch::flush_large(void* scratch) {
 /// Each row is searched once, in parallel, for every large shape's span that crosses it
 /// (large_spans.hpp).
 std::uint64_t HomeSearch::large_small_pairs(const LargeSpans& spans, PairKeys& out) const {
-  const std::span<const HomeGrid::Row> rows = g_.rows();
+  const std::span<const HomeGrid::Row> rows = g_->rows();
   if (rows.empty() || spans.row_count() == 0) return 0;
   ScratchSet scratch(tests_, *this);
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, rows.size(), large_rows_per_task), [&](const auto& r) {
@@ -201,15 +209,15 @@ std::uint64_t HomeSearch::large_small_pairs(const LargeSpans& spans, PairKeys& o
       // row (a binary search per span would miss the cache at every step), else binary
       // searches.
       const bool table =
-          count >= column_table_spans && g_.cols() <= column_table_per_entry * (count + (row.end - row.begin));
+          count >= column_table_spans && g_->cols() <= column_table_per_entry * (count + (row.end - row.begin));
       if (table) {
-        t.col_start.resize(g_.cols() + 1);
+        t.col_start.resize(g_->cols() + 1);
         std::uint32_t p = row.begin;
-        for (std::uint64_t c = 0; c <= g_.cols(); ++c) {
+        for (std::uint64_t c = 0; c <= g_->cols(); ++c) {
           // Past the shapes left of the column's edge, eight compares at a time (a loop one
           // shape at a time would mispredict its exit at nearly every column).
           const float edge =
-              float_at_least(static_cast<double>(static_cast<std::int64_t>(c) + g_.col0()) * g_.cells().cell_size());
+              float_at_least(static_cast<double>(static_cast<std::int64_t>(c) + g_->col0()) * g_->cells().cell_size());
           for (;;) {
             const auto step = static_cast<std::uint32_t>(
                 std::countr_one(BoxFilterSse2::below8(at_.minx + p, edge) & first_lanes(row.end - p)));
@@ -221,11 +229,11 @@ std::uint64_t HomeSearch::large_small_pairs(const LargeSpans& spans, PairKeys& o
       }
       for (const LargeSpan& span : crossing) {
         const std::uint32_t begin =
-            table ? t.col_start[span.lo] : g_.first_col_at_least(row.begin, row.end, g_.col0() + span.lo);
+            table ? t.col_start[span.lo] : g_->first_col_at_least(row.begin, row.end, g_->col0() + span.lo);
         const std::uint32_t end =
-            table ? t.col_start[span.hi + 1] : g_.first_col_at_least(begin, row.end, g_.col0() + span.hi + 1);
-        const ShapeRecord& large = g_.large_records()[span.large];
-        const bool segment = tests_.kinds.kind(g_.large_ids()[span.large]) == ShapeKind::segment;
+            table ? t.col_start[span.hi + 1] : g_->first_col_at_least(begin, row.end, g_->col0() + span.hi + 1);
+        const ShapeRecord& large = g_->large_records()[span.large];
+        const bool segment = tests_.kinds.kind(g_->large_ids()[span.large]) == ShapeKind::segment;
         const RangeSearch s{at_.minx, at_.miny, at_.maxx, at_.maxy, large.box, segment, SegmentSideFilter(large.g)};
         kernels_.range_pairs(s, span.large, begin, end, t.large);
       }
@@ -237,8 +245,60 @@ std::uint64_t HomeSearch::large_small_pairs(const LargeSpans& spans, PairKeys& o
 
 }  // namespace
 
+struct SmallPairs::State {
+  explicit State(const PairTestContext& tests) : search(tests), scratch(tests, search) {}
+  HomeSearch search;
+  ScratchSet scratch;                  // refers to search
+  std::vector<std::uint8_t> searched;  // per row; each written by one task
+};
+
+SmallPairs::SmallPairs(const PairTestContext& tests) : s_(std::make_unique<State>(tests)) {}
+SmallPairs::~SmallPairs() = default;
+
+void SmallPairs::rows_listed(const HomeGrid& grid) {
+  s_->search.bind(grid);
+  s_->searched.assign(grid.rows().size(), 0);
+}
+
+/// Each row whose row above is final too; a row whose row above is not is left pending
+/// in the thread's scratch, searched if the same thread reports the row above next (as a
+/// block's rows are), else left to finish().
+void SmallPairs::rows_final(std::size_t first, std::size_t last) {
+  const HomeSearch& search = s_->search;
+  const std::span<const HomeGrid::Row> rows = search.grid().rows();
+  Scratch& t = s_->scratch.local();
+  auto run = [&](std::size_t k) {
+    search.search_row(k, t);
+    s_->searched[k] = 1;
+  };
+  for (std::size_t k = first; k != last; ++k) {
+    if (t.pending != no_row && t.pending + 1 == k) run(t.pending);
+    t.pending = no_row;
+    if (k + 1 == last && has_row_above(rows, k))
+      t.pending = k;
+    else
+      run(k);
+  }
+  HomeSearch::flush_small(&t);
+}
+
+std::uint64_t SmallPairs::finish(const HomeGrid& grid, PairKeys& out) {
+  HomeSearch& search = s_->search;
+  search.bind(grid);
+  std::vector<std::uint8_t>& searched = s_->searched;
+  searched.resize(grid.rows().size(), 0);  // no rows reported: none searched
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, searched.size(), rows_per_task), [&](const auto& r) {
+    Scratch& t = s_->scratch.local();
+    for (std::size_t k = r.begin(); k != r.end(); ++k)
+      if (!searched[k]) search.search_row(k, t);
+    HomeSearch::flush_small(&t);
+  });
+  searched.clear();
+  return s_->scratch.collect(out);
+}
+
 std::uint64_t small_pairs(const HomeGrid& grid, const PairTestContext& tests, PairKeys& out) {
-  return HomeSearch(grid, tests).small_pairs(out);
+  return SmallPairs(tests).finish(grid, out);
 }
 
 std::uint64_t large_small_pairs(const HomeGrid& grid, const LargeSpans& spans, const PairTestContext& tests,

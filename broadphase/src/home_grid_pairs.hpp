@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 
 #include "home_grid.hpp"
 #include "large_spans.hpp"
@@ -12,8 +13,30 @@
 
 namespace hitgrid {
 
-/// Every intersecting pair of two small shapes, each once. Returns the exact tests run.
-/// Parallel over the calling TBB arena.
+/// Every intersecting pair of two small shapes, each once: the pass as an object, which
+/// can search rows while the build finishes them (as the build's listener) and then
+/// searches the rest on the built grid. Whether it listened changes when rows are
+/// searched, never what is found. Parallel over the calling TBB arena.
+class SmallPairs final : public HomeGrid::RowListener {
+ public:
+  explicit SmallPairs(const PairTestContext& tests);
+  ~SmallPairs();
+  SmallPairs(const SmallPairs&) = delete;
+  SmallPairs& operator=(const SmallPairs&) = delete;
+
+  void rows_listed(const HomeGrid& grid) override;
+  void rows_final(std::size_t first, std::size_t last) override;
+  /// The rows not searched yet, on the built grid (the one the listener was told of, or
+  /// any grid if it was not), and the pairs of every row into `out`. Returns the exact
+  /// tests run. Once per object.
+  std::uint64_t finish(const HomeGrid& grid, PairKeys& out);
+
+ private:
+  struct State;
+  std::unique_ptr<State> s_;
+};
+
+/// The pass on a built grid: SmallPairs(tests).finish(grid, out).
 std::uint64_t small_pairs(const HomeGrid& grid, const PairTestContext& tests, PairKeys& out);
 
 /// Every intersecting pair of a large shape and a small one, each once, from the large

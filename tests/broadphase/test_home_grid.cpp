@@ -7,6 +7,8 @@
 #include <tbb/task_arena.h>
 
 #include <catch2/catch.hpp>
+#include <mutex>
+#include <vector>
 
 #include "cell_size.hpp"
 #include "hitgrid/core/detail/fnv1a.hpp"
@@ -78,4 +80,65 @@ TEST_CASE("the home grid holds every small shape once, in its home row and colum
         CHECK(!is_small(g.cells(), record_of(scene, kinds, g.large_ids()[i]).box));
     }
   }
+}
+
+namespace {
+
+/// Records, for each row reported final, the shapes it held at that moment.
+class RecordingListener final : public HomeGrid::RowListener {
+ public:
+  void rows_listed(const HomeGrid& grid) override {
+    grid_ = &grid;
+    ++listed;
+    seen.assign(grid.rows().size(), {});
+    reported.assign(grid.rows().size(), 0);
+  }
+  void rows_final(std::size_t first, std::size_t last) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (std::size_t k = first; k < last; ++k) {
+      ++reported[k];
+      const HomeGrid::Row& row = grid_->rows()[k];
+      for (std::uint32_t p = row.begin; p < row.end; ++p) seen[k].push_back(grid_->shape_at(p));
+    }
+  }
+  int listed = 0;
+  std::vector<std::vector<std::uint32_t>> seen;
+  std::vector<int> reported;
+
+ private:
+  const HomeGrid* grid_ = nullptr;
+  std::mutex mutex_;
+};
+
+}  // namespace
+
+TEST_CASE("the home grid reports each row once, already as the built grid holds it", "[grid]") {
+  tbb::global_control allow(tbb::global_control::max_allowed_parallelism, 8);
+  int dense = 0;  // scenes whose rows were reported
+  for (const auto& [name, scene] : test::broadphase_scenes(5000)) {
+    const SceneExtent extent = scene_extent(scene);
+    const KindRanges kinds = KindRanges::of(scene);
+    for (int threads : {1, 2, 4}) {
+      INFO(name << ", " << threads << " threads");
+      RecordingListener listener;
+      HomeGrid grid;
+      tbb::task_arena(threads).execute([&] {
+        grid = HomeGrid::build(scene, kinds, choose_home_cells(scene, extent, 0.0f).log2_cell, extent,
+                               resolve_isa(Isa::automatic), &listener);
+      });
+      if (listener.listed == 0) continue;  // a sparse world: bucketed by cell, no rows reported
+      ++dense;
+      CHECK(listener.listed == 1);
+      REQUIRE(listener.reported.size() == grid.rows().size());
+      for (std::size_t k = 0; k < grid.rows().size(); ++k) {
+        INFO("row " << k);
+        REQUIRE(listener.reported[k] == 1);
+        const HomeGrid::Row& row = grid.rows()[k];
+        std::vector<std::uint32_t> now;
+        for (std::uint32_t p = row.begin; p < row.end; ++p) now.push_back(grid.shape_at(p));
+        CHECK(listener.seen[k] == now);
+      }
+    }
+  }
+  CHECK(dense > 0);
 }

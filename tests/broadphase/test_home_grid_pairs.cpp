@@ -2,7 +2,11 @@
 // small_pairs must find exactly the brute-force pairs of two small shapes, and
 // large_small_pairs exactly those of one large shape and one small one, on every family
 // and pathological layout, on automatic, small, unit and large cells, on every supported
-// ISA; and every ISA must run the same number of exact tests.
+// ISA; and every ISA must run the same number of exact tests. The small-pairs pass fed
+// rows while the build finishes them must find and test exactly what it does afterwards.
+#include <tbb/global_control.h>
+#include <tbb/task_arena.h>
+
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <vector>
@@ -103,5 +107,33 @@ TEST_CASE("the home grid's passes on an empty grid find nothing", "[grid]") {
     PairList out;
     sorted_unique_pairs(keys, tests.codec, kinds, out);
     CHECK(out.empty());
+  }
+}
+
+TEST_CASE("the small-pairs pass fed rows by the build finds what it finds on the built grid", "[grid]") {
+  tbb::global_control allow(tbb::global_control::max_allowed_parallelism, 8);
+  for (const auto& [name, scene] : test::broadphase_scenes(4000)) {
+    const KindRanges kinds = KindRanges::of(scene);
+    const PairTestContext tests{resolve_isa(Isa::automatic), kinds, PairKeyCodec{bits_for(scene.size())}};
+    const SceneExtent extent = scene_extent(scene);
+    for (float cell : {0.0f, 0.25f, 1.0f}) {
+      const int log2_cell = choose_home_cells(scene, extent, cell).log2_cell;
+      const HomeGrid built = HomeGrid::build(scene, kinds, log2_cell, extent, tests.isa);
+      const PassResult after =
+          run([&](const PairTestContext& t, PairKeys& out) { return small_pairs(built, t, out); }, tests, kinds);
+      for (int threads : {1, 2, 4}) {
+        INFO(name << ", cell " << cell << ", " << threads << " threads");
+        PassResult fed;
+        tbb::task_arena(threads).execute([&] {
+          SmallPairs pass(tests);
+          const HomeGrid grid = HomeGrid::build(scene, kinds, log2_cell, extent, tests.isa, &pass);
+          PairKeys keys;
+          fed.tests = pass.finish(grid, keys);
+          sorted_unique_pairs(keys, tests.codec, kinds, fed.pairs);
+        });
+        CHECK(fed.pairs == after.pairs);
+        CHECK(fed.tests == after.tests);
+      }
+    }
   }
 }
