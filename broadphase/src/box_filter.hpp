@@ -19,6 +19,7 @@
 // Lists passed to append need 8 slots from the count passed in (full-width stores).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 #include "segment_home_rows.hpp"
@@ -170,14 +171,18 @@ struct BoxFilterAvx2 {
     const std::uint32_t valid = (1u << n) - 1;
     const __m256 x0 = _mm256_loadu_ps(minx + tile), x1 = _mm256_loadu_ps(maxx + tile);
     const __m256 y0 = _mm256_loadu_ps(miny + tile), y1 = _mm256_loadu_ps(maxy + tile);
-    for (std::uint32_t u = own; u < own_end; ++u) {
-      const std::uint32_t before = u - tile;  // the tile's lanes before u
-      const std::uint32_t m = valid & (before >= 8 ? 0xffu : (1u << before) - 1);
-      count = tile_test(x0, x1, y0, y1, tile, m, minx[u], maxx[u], miny[u], maxy[u], u, as, bs, count);
+    // In runs that cannot fill the lists (each u adds at most 8): see BoxFilterAvx512.
+    for (std::uint32_t u = own; u < own_end;) {
+      for (const std::uint32_t run_end = std::min(own_end, u + (room - count) / 8 + 1); u < run_end; ++u) {
+        const std::uint32_t before = u - tile;  // the tile's lanes before u
+        const std::uint32_t m = valid & (before >= 8 ? 0xffu : (1u << before) - 1);
+        count = tile_test(x0, x1, y0, y1, tile, m, minx[u], maxx[u], miny[u], maxy[u], u, as, bs, count);
+      }
       if (count > room) count = full(count);
     }
-    for (std::uint32_t u = up; u < up_end; ++u) {
-      count = tile_test(x0, x1, y0, y1, tile, valid, minx[u], maxx[u], miny[u], maxy[u], u, as, bs, count);
+    for (std::uint32_t u = up; u < up_end;) {
+      for (const std::uint32_t run_end = std::min(up_end, u + (room - count) / 8 + 1); u < run_end; ++u)
+        count = tile_test(x0, x1, y0, y1, tile, valid, minx[u], maxx[u], miny[u], maxy[u], u, as, bs, count);
       if (count > room) count = full(count);
     }
     return count;
@@ -286,8 +291,8 @@ struct BoxFilterAvx512 {
   /// tile's positions whose boxes overlap u's appended as (tile position, u). A u of the
   /// first range pairs only with the tile's shapes before it (the tile's own later
   /// shapes, and the shapes after the tile, each pair once). The lists need 16 slots from
-  /// the count; `full(count)` is called when fewer than `room` would be left, and returns
-  /// the new count. Returns the count.
+  /// the count, which is at most `room` on entry; `full(count)` is called when it passes
+  /// `room`, and returns the new count. Returns the count.
   template <class Full>
   [[gnu::target("avx512f,avx512vl,popcnt")]] static inline std::uint32_t tile_pairs(
       const float* minx, const float* maxx, const float* miny, const float* maxy, std::uint32_t tile, std::uint32_t n,
@@ -298,14 +303,19 @@ struct BoxFilterAvx512 {
     const __m512 y0 = _mm512_maskz_loadu_ps(valid, miny + tile), y1 = _mm512_maskz_loadu_ps(valid, maxy + tile);
     const __m512i lanes = _mm512_add_epi32(_mm512_set1_epi32(static_cast<std::int32_t>(tile)),
                                            _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
-    for (std::uint32_t u = own; u < own_end; ++u) {
-      const std::uint32_t before = u - tile;  // the tile's lanes before u
-      const auto m = static_cast<__mmask16>(valid & (before >= 16 ? 0xffffu : (1u << before) - 1));
-      count = tile_test(x0, x1, y0, y1, lanes, m, minx[u], maxx[u], miny[u], maxy[u], u, as, bs, count);
+    // In runs that cannot fill the lists (each u adds at most 16), `full` between runs:
+    // no call inside the loops, so the tile's boxes stay in registers.
+    for (std::uint32_t u = own; u < own_end;) {
+      for (const std::uint32_t run_end = std::min(own_end, u + (room - count) / 16 + 1); u < run_end; ++u) {
+        const std::uint32_t before = u - tile;  // the tile's lanes before u
+        const auto m = static_cast<__mmask16>(valid & (before >= 16 ? 0xffffu : (1u << before) - 1));
+        count = tile_test(x0, x1, y0, y1, lanes, m, minx[u], maxx[u], miny[u], maxy[u], u, as, bs, count);
+      }
       if (count > room) count = full(count);
     }
-    for (std::uint32_t u = up; u < up_end; ++u) {
-      count = tile_test(x0, x1, y0, y1, lanes, valid, minx[u], maxx[u], miny[u], maxy[u], u, as, bs, count);
+    for (std::uint32_t u = up; u < up_end;) {
+      for (const std::uint32_t run_end = std::min(up_end, u + (room - count) / 16 + 1); u < run_end; ++u)
+        count = tile_test(x0, x1, y0, y1, lanes, valid, minx[u], maxx[u], miny[u], maxy[u], u, as, bs, count);
       if (count > room) count = full(count);
     }
     return count;

@@ -74,6 +74,9 @@ struct Collector {
   Collector() {
     buffer.flush = [](void* self) {
       auto& c = *static_cast<Collector*>(self);
+      // A kernel stores whole vectors from the count, which is at most limit() before each
+      // store: never more than `lanes` past it.
+      CHECK(c.buffer.count <= CandidateBuffer::limit() + CandidateBuffer::lanes);
       for (std::uint32_t i = 0; i < c.buffer.count; ++i) c.got.push_back({c.buffer.a[i], c.buffer.b[i]});
       c.buffer.count = 0;
     };
