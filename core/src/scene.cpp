@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <initializer_list>
 
 #include "hitgrid/core/error.hpp"
 #include "hitgrid/core/detail/fnv1a.hpp"
@@ -54,13 +55,33 @@ std::optional<std::string> invalid_reason(const Box& b) {
   return std::nullopt;
 }
 
+namespace {
+
+// Each check: the common case first, one cheap test, and the detailed reason only when it
+// fails. Throws InvalidShapeError naming `id`.
+void check_valid(const Segment& s, ShapeId id) {
+  const bool valid = std::isfinite(s.a.x) && std::isfinite(s.a.y) && std::isfinite(s.b.x) && std::isfinite(s.b.y);
+  if (auto reason = valid ? std::nullopt : invalid_reason(s)) [[unlikely]]
+    throw InvalidShapeError(id, *reason);
+}
+void check_valid(const Circle& c, ShapeId id) {
+  const bool valid = std::isfinite(c.c.x) && std::isfinite(c.c.y) && std::isfinite(c.r) && c.r >= 0.0f;
+  if (auto reason = valid ? std::nullopt : invalid_reason(c)) [[unlikely]]
+    throw InvalidShapeError(id, *reason);
+}
+void check_valid(const Box& b, ShapeId id) {
+  const bool valid = std::isfinite(b.min.x) && std::isfinite(b.min.y) && std::isfinite(b.max.x) &&
+                     std::isfinite(b.max.y) && b.min.x <= b.max.x && b.min.y <= b.max.y;
+  if (auto reason = valid ? std::nullopt : invalid_reason(b)) [[unlikely]]
+    throw InvalidShapeError(id, *reason);
+}
+
+}  // namespace
+
 ShapeId Scene::add(const Segment& s) {
   const auto index = static_cast<std::uint32_t>(segment_count());
   check_room(ShapeKind::segment, index);
-  // The common case first: one cheap test, the detailed reason only when it fails.
-  const bool valid = std::isfinite(s.a.x) && std::isfinite(s.a.y) && std::isfinite(s.b.x) && std::isfinite(s.b.y);
-  if (auto reason = valid ? std::nullopt : invalid_reason(s)) [[unlikely]]
-    throw InvalidShapeError(ShapeId(ShapeKind::segment, index), *reason);
+  check_valid(s, {ShapeKind::segment, index});
   segments_.ax.push_back(s.a.x);
   segments_.ay.push_back(s.a.y);
   segments_.bx.push_back(s.b.x);
@@ -72,9 +93,7 @@ ShapeId Scene::add(const Segment& s) {
 ShapeId Scene::add(const Circle& c) {
   const auto index = static_cast<std::uint32_t>(circle_count());
   check_room(ShapeKind::circle, index);
-  const bool valid = std::isfinite(c.c.x) && std::isfinite(c.c.y) && std::isfinite(c.r) && c.r >= 0.0f;
-  if (auto reason = valid ? std::nullopt : invalid_reason(c)) [[unlikely]]
-    throw InvalidShapeError(ShapeId(ShapeKind::circle, index), *reason);
+  check_valid(c, {ShapeKind::circle, index});
   circles_.cx.push_back(c.c.x);
   circles_.cy.push_back(c.c.y);
   circles_.r.push_back(c.r);
@@ -85,16 +104,67 @@ ShapeId Scene::add(const Circle& c) {
 ShapeId Scene::add(const Box& b) {
   const auto index = static_cast<std::uint32_t>(box_count());
   check_room(ShapeKind::box, index);
-  const bool valid = std::isfinite(b.min.x) && std::isfinite(b.min.y) && std::isfinite(b.max.x) &&
-                     std::isfinite(b.max.y) && b.min.x <= b.max.x && b.min.y <= b.max.y;
-  if (auto reason = valid ? std::nullopt : invalid_reason(b)) [[unlikely]]
-    throw InvalidShapeError(ShapeId(ShapeKind::box, index), *reason);
+  check_valid(b, {ShapeKind::box, index});
   boxes_.minx.push_back(b.min.x);
   boxes_.miny.push_back(b.min.y);
   boxes_.maxx.push_back(b.max.x);
   boxes_.maxy.push_back(b.max.y);
   extend(hitgrid::bounds(b));
   return {ShapeKind::box, index};
+}
+
+void Scene::set(std::uint32_t i, const Segment& s) {
+  check_valid(s, {ShapeKind::segment, i});
+  segments_.ax[i] = s.a.x;
+  segments_.ay[i] = s.a.y;
+  segments_.bx[i] = s.b.x;
+  segments_.by[i] = s.b.y;
+  extend(hitgrid::bounds(s));
+}
+
+void Scene::set(std::uint32_t i, const Circle& c) {
+  check_valid(c, {ShapeKind::circle, i});
+  circles_.cx[i] = c.c.x;
+  circles_.cy[i] = c.c.y;
+  circles_.r[i] = c.r;
+  extend(hitgrid::bounds(c));
+}
+
+void Scene::set(std::uint32_t i, const Box& b) {
+  check_valid(b, {ShapeKind::box, i});
+  boxes_.minx[i] = b.min.x;
+  boxes_.miny[i] = b.min.y;
+  boxes_.maxx[i] = b.max.x;
+  boxes_.maxy[i] = b.max.y;
+  extend(hitgrid::bounds(b));
+}
+
+void Scene::swap_remove(ShapeKind kind, std::uint32_t i) {
+  auto remove = [i](std::initializer_list<FloatArray*> columns) {
+    for (FloatArray* a : columns) {
+      const std::size_t last = a->size() - 1;
+      (*a)[i] = (*a)[last];
+      a->resize(last);  // the freed lane reads 0.0f again (FloatArray's padding)
+    }
+  };
+  switch (kind) {
+    case ShapeKind::segment:
+      remove({&segments_.ax, &segments_.ay, &segments_.bx, &segments_.by});
+      break;
+    case ShapeKind::circle:
+      remove({&circles_.cx, &circles_.cy, &circles_.r});
+      break;
+    case ShapeKind::box:
+      remove({&boxes_.minx, &boxes_.miny, &boxes_.maxx, &boxes_.maxy});
+      break;
+  }
+}
+
+void Scene::recompute_bounds() {
+  bounds_ = empty_bounds();
+  for (std::uint32_t i = 0; i < segment_count(); ++i) extend(hitgrid::bounds(segment(i)));
+  for (std::uint32_t i = 0; i < circle_count(); ++i) extend(hitgrid::bounds(circle(i)));
+  for (std::uint32_t i = 0; i < box_count(); ++i) extend(hitgrid::bounds(box(i)));
 }
 
 void Scene::reserve(std::size_t segments, std::size_t circles, std::size_t boxes) {

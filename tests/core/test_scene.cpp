@@ -102,3 +102,54 @@ TEST_CASE("Scene keeps the union of its shapes' bounds, unchanged by rejected sh
   scene.clear();
   CHECK(scene.bounds().min.x == infinity);
 }
+
+TEST_CASE("Scene::set replaces a shape, validated, and swap_remove moves the last into the gap", "[scene]") {
+  Scene scene;
+  scene.add(Segment{{0, 0}, {1, 1}});
+  scene.add(Segment{{2, 2}, {3, 3}});
+  scene.add(Segment{{4, 4}, {5, 5}});
+  scene.add(Circle{{0, 0}, 1});
+  scene.add(Box{{0, 0}, {1, 1}});
+  const Scene before = scene;
+
+  // Rejected: the id named, nothing changed.
+  try {
+    scene.set(1, Segment{{0, std::numeric_limits<float>::quiet_NaN()}, {1, 1}});
+    FAIL("no error");
+  } catch (const InvalidShapeError& e) {
+    CHECK(std::string(e.what()) == "segment 1: ay is NaN");
+    CHECK(e.id() == ShapeId(ShapeKind::segment, 1));
+  }
+  CHECK_THROWS_AS(scene.set(0, Circle{{0, 0}, -1}), InvalidShapeError);
+  CHECK_THROWS_AS(scene.set(0, Box{{1, 0}, {0, 1}}), InvalidShapeError);
+  CHECK(scene == before);
+
+  scene.set(1, Segment{{-7, 2}, {3, 9}});
+  CHECK(scene.segment(1) == Segment{{-7, 2}, {3, 9}});
+  CHECK(scene.bounds().min.x == -7.0f);  // grown at once
+  scene.set(0, Circle{{10, 10}, 2});
+  CHECK(scene.circle(0) == Circle{{10, 10}, 2});
+  scene.set(0, Box{{-1, -1}, {0, 0}});
+  CHECK(scene.box(0) == Box{{-1, -1}, {0, 0}});
+
+  scene.swap_remove(ShapeKind::segment, 0);
+  REQUIRE(scene.segment_count() == 2);
+  CHECK(scene.segment(0) == Segment{{4, 4}, {5, 5}});  // the last moved into the gap
+  CHECK(scene.segment(1) == Segment{{-7, 2}, {3, 9}});
+  CHECK(scene.segments().ax.data()[2] == 0.0f);  // the freed lane is padding again
+  scene.swap_remove(ShapeKind::segment, 1);     // the last itself
+  CHECK(scene.segment_count() == 1);
+  CHECK(scene.segment(0) == Segment{{4, 4}, {5, 5}});
+
+  // bounds() only grows under set and swap_remove; recompute_bounds makes it exact.
+  CHECK(scene.bounds().min.x == -7.0f);
+  scene.recompute_bounds();
+  const Aabb want = Aabb{{-1, -1}, {std::max(5.0f, bounds(Circle{{10, 10}, 2}).max.x), bounds(Circle{{10, 10}, 2}).max.y}};
+  CHECK(scene.bounds() == want);
+  scene.swap_remove(ShapeKind::segment, 0);
+  scene.swap_remove(ShapeKind::circle, 0);
+  scene.swap_remove(ShapeKind::box, 0);
+  CHECK(scene.empty());
+  scene.recompute_bounds();
+  CHECK(scene.bounds().min.x == infinity);
+}

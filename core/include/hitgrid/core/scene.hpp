@@ -52,6 +52,17 @@ class Scene {
   ShapeId add(const Circle& c);
   ShapeId add(const Box& b);
 
+  /// Replace shape i of the kind with another (i < count of the kind). Throws
+  /// InvalidShapeError naming the id if the shape is invalid; the scene is unchanged then.
+  /// bounds() grows to hold the new shape and does not shrink (recompute_bounds()).
+  void set(std::uint32_t i, const Segment& s);
+  void set(std::uint32_t i, const Circle& c);
+  void set(std::uint32_t i, const Box& b);
+  /// Remove shape i of the kind by moving the kind's last shape into its place (that
+  /// shape's id becomes i; no other id changes). bounds() does not shrink.
+  void swap_remove(ShapeKind kind, std::uint32_t i);
+  /// bounds() recomputed from the shapes: exact again after set() and swap_remove().
+  void recompute_bounds();
   void reserve(std::size_t segments, std::size_t circles, std::size_t boxes);
   void clear();
 
