@@ -5,9 +5,21 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <vector>
 
+#include "hitgrid/core/error.hpp"
+
 namespace hitgrid {
+
+void check_cell_sizes(const FindPairsOptions& options) {
+  auto check = [](float size, const char* what) {
+    if (!std::isfinite(size) || size < 0.0f)
+      throw Error(std::string(what) + " must be a finite number >= 0 (0 chooses it automatically)");
+  };
+  check(options.cell_size, "cell size");
+  check(options.large_cell_size, "large cell size");
+}
 
 SceneExtent scene_extent(const UninitializedVector<ShapeRecord>& shapes) {
   return tbb::parallel_reduce(

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "grid_cells.hpp"
+#include "hitgrid/broadphase/find_pairs.hpp"
 #include "packed_shapes.hpp"
 
 namespace hitgrid {
@@ -29,6 +30,9 @@ struct SceneExtent {
 };
 
 /// The bounding rectangle of all the shapes. Parallel over the calling arena.
+/// Throws hitgrid::Error unless both requested cell sides are finite and >= 0.
+void check_cell_sizes(const FindPairsOptions& options);
+
 SceneExtent scene_extent(const UninitializedVector<ShapeRecord>& shapes);
 SceneExtent scene_extent(const Scene& scene);
 

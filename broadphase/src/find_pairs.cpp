@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "block_cache.hpp"
+#include "cell_size.hpp"
 #include "grid.hpp"
 #include "hitgrid/broadphase/brute_force.hpp"
 #include "hitgrid/broadphase/sweep_and_prune.hpp"
@@ -17,15 +18,6 @@
 #include "stage_clock.hpp"
 
 namespace hitgrid {
-namespace {
-
-void check_cell_size(float size, const char* what) {
-  if (!std::isfinite(size) || size < 0.0f)
-    throw Error(std::string(what) + " must be a finite number >= 0 (0 chooses it automatically)");
-}
-
-}  // namespace
-
 std::string_view broad_phase_name(BroadPhase method) {
   switch (method) {
     case BroadPhase::automatic:
@@ -57,8 +49,7 @@ struct PairFinder::State {
 };
 
 PairFinder::PairFinder(const FindPairsOptions& options) {
-  check_cell_size(options.cell_size, "cell size");
-  check_cell_size(options.large_cell_size, "large cell size");
+  check_cell_sizes(options);
   // Checked here for every method, so that a program asking for an ISA the machine lacks
   // fails whichever method it runs.
   const Isa isa = resolve_isa(options.isa);

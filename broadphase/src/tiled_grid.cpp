@@ -96,6 +96,28 @@ struct TiledGrid::Impl {
   std::uint64_t entry_count() const { return entries_.size(); }
   double cell_size() const { return cells_.cell_size(); }
 
+  /// The query pass: every entry, in the tiles `box` touches, whose bounds overlap it.
+  void shapes_near(const Aabb& box, std::vector<NearShape>& out) const {
+    if (tile_starts_.size() < 2) return;  // no entries
+    const CellSpan cols = tiles_.span(box.min.x, box.max.x), rows = tiles_.span(box.min.y, box.max.y);
+    const std::int64_t tile_rows = static_cast<std::int64_t>(tile_count_ / tile_cols_);
+    const std::int64_t c0 = std::max(cols.lo, tile_col0_), c1 = std::min(cols.hi, tile_col0_ + static_cast<std::int64_t>(tile_cols_) - 1);
+    const std::int64_t r0 = std::max(rows.lo, tile_row0_), r1 = std::min(rows.hi, tile_row0_ + tile_rows - 1);
+    for (std::int64_t r = r0; r <= r1 && c0 <= c1; ++r) {
+      const std::uint64_t base = static_cast<std::uint64_t>(r - tile_row0_) * tile_cols_;
+      const std::uint64_t first = base + static_cast<std::uint64_t>(c0 - tile_col0_);
+      const std::uint64_t last = base + static_cast<std::uint64_t>(c1 - tile_col0_);
+      for (auto k = static_cast<std::size_t>(std::lower_bound(tile_ids_.begin(), tile_ids_.end(), first) - tile_ids_.begin());
+           k < tile_ids_.size() && tile_ids_[k] <= last; ++k)
+        for (std::size_t e = tile_starts_[k]; e < tile_starts_[k + 1]; ++e) {
+          const TileEntry& entry = entries_[e];
+          const Aabb b = bounds_of(kinds_.kind(entry.shape), entry.g);
+          if (b.min.x <= box.max.x && box.min.x <= b.max.x && b.min.y <= box.max.y && box.min.y <= b.max.y)
+            out.push_back({entry.shape, {entry.g[0], entry.g[1], entry.g[2], entry.g[3]}});
+        }
+    }
+  }
+
   /// Tiles of 16 x 16 cells, or smaller when that leaves fewer than min_tiles tiles: the
   /// tiles are the unit of parallel work (a few thousand long segments on large cells can
   /// make a handful of tiles, and a second thread would have nothing to do).
@@ -418,6 +440,10 @@ TiledGrid TiledGrid::build(const UninitializedVector<ShapeRecord>& shapes, const
 
 std::uint64_t TiledGrid::entries() const { return impl_ ? impl_->entry_count() : 0; }
 double TiledGrid::cell_size() const { return impl_ ? impl_->cell_size() : 0.0; }
+
+void TiledGrid::shapes_near(const Aabb& box, std::vector<NearShape>& out) const {
+  if (impl_) impl_->shapes_near(box, out);
+}
 
 std::uint64_t large_large_pairs(const TiledGrid& grid, const PairTestContext& tests, PairKeys& out) {
   return grid.impl_ ? grid.impl_->tile_pairs(tests, out) : 0;

@@ -22,6 +22,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "packed_shapes.hpp"
 #include "pair_batch.hpp"
@@ -45,6 +46,17 @@ class TiledGrid {
   std::uint64_t entries() const;
   /// The cells' side (0 for a default-constructed grid, which holds no shape).
   double cell_size() const;
+
+  /// A shape found by shapes_near: its global index and geometry (ShapeRecord::g).
+  struct NearShape {
+    std::uint32_t shape;
+    float g[4];
+  };
+  /// The query pass: appends every shape whose footprint touches a tile that `box`
+  /// touches and whose bounds overlap `box`; a shape spanning several such tiles is
+  /// appended once per tile (the caller drops repeats). Every shape that intersects the
+  /// closed box is among them.
+  void shapes_near(const Aabb& box, std::vector<NearShape>& out) const;
 
  private:
   struct Impl;

@@ -1,0 +1,60 @@
+// GridIndex: a grid built once over a scene and then only read, for the shapes of other
+// scenes to be tested against it.
+//
+//   hitgrid::GridIndex walls(static_scene);                  // built once
+//   std::vector<hitgrid::CrossPair> hits;
+//   walls.pairs_with(moving_scene, hits);                    // every frame
+//
+// This is the grid find_pairs builds (the same cells, rows and tiles), kept; each query
+// is a pass over it: the query's box picks the home-grid rows and columns and the tiles
+// it can meet, the boxes there are filtered, and every candidate gets the exact test.
+// A world keeps its static shapes in one (hitgrid::World), so that they cost nothing per
+// frame while they do not move.
+//
+// Answers are exact (every float taken as the exact rational it is, docs/contracts.md),
+// sorted, and the same whatever the thread count, ISA and cell sizes.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+#include "hitgrid/broadphase/find_pairs.hpp"
+#include "hitgrid/core/scene.hpp"
+#include "hitgrid/core/shape_id.hpp"
+
+namespace hitgrid {
+
+/// A shape of a query scene and a shape of the index that intersect.
+struct CrossPair {
+  ShapeId query, shape;
+  friend bool operator==(const CrossPair&, const CrossPair&) = default;
+};
+
+class GridIndex {
+ public:
+  /// Empty: every query finds nothing.
+  GridIndex();
+  /// The grid of `scene`'s shapes. options: the cell sizes and the ISA (threads, method
+  /// and memory options do not apply: the build runs on the calling TBB arena). Throws
+  /// hitgrid::Error for invalid options. The index does not refer to `scene` afterwards.
+  explicit GridIndex(const Scene& scene, const FindPairsOptions& options = {});
+  ~GridIndex();
+  GridIndex(GridIndex&&) noexcept;
+  GridIndex& operator=(GridIndex&&) noexcept;
+
+  /// Shapes in the index.
+  std::size_t size() const;
+
+  /// Every pair of a shape of `queries` and a shape of the index that intersect (closed
+  /// shapes: touching counts), into `out` (replaced; its capacity reused), ordered by
+  /// query id, then shape id (ShapeId order: kind, then index). Parallel over the calling
+  /// TBB arena.
+  void pairs_with(const Scene& queries, std::vector<CrossPair>& out) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace hitgrid

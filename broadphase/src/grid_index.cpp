@@ -1,0 +1,171 @@
+// GridIndex (grid_index.hpp): the grid of grid.hpp, built once and kept, and the query
+// pass that tests other scenes' shapes against it.
+//
+// A query shape Q with bounds B meets a small shape S of the home grid only if S's home
+// cell is within one row below and one column left of B's cells (S spans at most two
+// columns and two rows: its home column h and h + 1, so S.maxx >= B.minx needs
+// h >= col(B.minx) - 1, and S.minx <= B.maxx needs h <= col(B.maxx); rows alike). Those
+// rows are found by binary search among the rows that hold shapes, the columns by binary
+// search within each row (rows are in column order), and the boxes there go through the
+// grid kernels' range search (grid_kernels.hpp), a segment's also through the filter of
+// its line's sides. The large shapes come from the tiled grid's tiles that B touches
+// (TiledGrid::shapes_near), repeats dropped. Every candidate gets the exact test.
+
+#include "hitgrid/broadphase/grid_index.hpp"
+
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+
+#include "cell_size.hpp"
+#include "grid.hpp"
+#include "grid_kernels.hpp"
+#include "pair_keys.hpp"
+#include "radix_sort.hpp"
+
+namespace hitgrid {
+namespace {
+
+/// Query shapes per task of the pass's parallel loop.
+constexpr std::size_t queries_per_task = 256;
+
+/// The exact test on two packed shapes in either kind order.
+bool touches(ShapeKind ka, const float* a, ShapeKind kb, const float* b) {
+  return ka <= kb ? intersects_packed(ka, a, kb, b) : intersects_packed(kb, b, ka, a);
+}
+
+}  // namespace
+
+struct GridIndex::Impl {
+  Grid grid;
+  Aabb extent;  // the indexed shapes' bounds
+  Isa isa = Isa::scalar;
+  GridKernels kernels{};
+
+  /// Per-thread state of the pass.
+  struct Scratch {
+    const Impl* index = nullptr;
+    const Scene* queries = nullptr;
+    KindRanges query_kinds;
+    CandidateBuffer candidates;  // (query, position in the home grid's columns)
+    std::vector<TiledGrid::NearShape> near;
+    PairKeyList keys;  // query << 32 | shape (global indices)
+  };
+
+  /// CandidateBuffer::flush: the exact tests of the gathered candidates.
+  static void flush(void* context) {
+    Scratch& t = *static_cast<Scratch*>(context);
+    const HomeGrid& home = t.index->grid.home;
+    const KindRanges& kinds = t.index->grid.kinds;
+    for (std::uint32_t i = 0; i < t.candidates.count; ++i) {
+      const std::uint32_t q = t.candidates.a[i];
+      const ShapeRecord query = record_of(*t.queries, t.query_kinds, q);
+      const HomeGrid::Item& item = home.item_at(t.candidates.b[i]);
+      if (touches(t.query_kinds.kind(q), query.g, kinds.kind(item.shape), item.g))
+        t.keys.push_back(std::uint64_t{q} << 32 | item.shape);
+    }
+    t.candidates.count = 0;
+  }
+
+  /// Query shape q: its candidates among the small shapes into the buffer, its pairs
+  /// with the large ones into t.keys.
+  void query(std::uint32_t q, Scratch& t) const {
+    const ShapeRecord query = record_of(*t.queries, t.query_kinds, q);
+    const ShapeKind kind = t.query_kinds.kind(q);
+    // The query's box within the indexed shapes' extent (which holds every one of them:
+    // a shape meets the query's box iff it meets this part), so that its cell indices
+    // stay in range however far the query reaches.
+    if (query.box.min.x > extent.max.x || query.box.max.x < extent.min.x || query.box.min.y > extent.max.y ||
+        query.box.max.y < extent.min.y)
+      return;
+    const Aabb box{{std::max(query.box.min.x, extent.min.x), std::max(query.box.min.y, extent.min.y)},
+                   {std::min(query.box.max.x, extent.max.x), std::min(query.box.max.y, extent.max.y)}};
+    if (!grid.tiled_only && grid.home.small_count() != 0) {
+      const HomeGrid& home = grid.home;
+      const GridCells& cells = home.cells();
+      const std::int64_t col_lo = cells.index(box.min.x) - 1, col_hi = cells.index(box.max.x);
+      const auto [first, last] =
+          home.row_range(cells.index(box.min.y) - 1 - home.row0(), cells.index(box.max.y) - home.row0());
+      const HomeGrid::Columns at = home.columns();
+      const RangeSearch s{at.minx, at.miny, at.maxx, at.maxy, box, kind == ShapeKind::segment,
+                          SegmentSideFilter(query.g)};
+      for (std::size_t k = first; k < last; ++k) {
+        const HomeGrid::Row& row = home.rows()[k];
+        const std::uint32_t begin = home.first_col_at_least(row.begin, row.end, col_lo);
+        const std::uint32_t end = home.first_col_at_least(begin, row.end, col_hi + 1);
+        if (begin < end) kernels.range_pairs(s, q, begin, end, t.candidates);
+      }
+    }
+    t.near.clear();
+    if (grid.tiled.entries() != 0) {
+      grid.tiled.shapes_near(box, t.near);
+    } else {  // fewer than two large shapes: no tiled grid
+      const HomeGrid& home = grid.home;
+      for (std::size_t l = 0; l < home.large_ids().size(); ++l) {
+        const ShapeRecord& r = home.large_records()[l];
+        if (r.box.min.x <= box.max.x && box.min.x <= r.box.max.x && r.box.min.y <= box.max.y &&
+            box.min.y <= r.box.max.y)
+          t.near.push_back({home.large_ids()[l], {r.g[0], r.g[1], r.g[2], r.g[3]}});
+      }
+    }
+    std::sort(t.near.begin(), t.near.end(), [](const auto& a, const auto& b) { return a.shape < b.shape; });
+    for (std::size_t i = 0; i < t.near.size(); ++i) {
+      if (i > 0 && t.near[i].shape == t.near[i - 1].shape) continue;  // one per tile it spans
+      if (touches(kind, query.g, grid.kinds.kind(t.near[i].shape), t.near[i].g))
+        t.keys.push_back(std::uint64_t{q} << 32 | t.near[i].shape);
+    }
+  }
+};
+
+GridIndex::GridIndex() = default;
+GridIndex::~GridIndex() = default;
+GridIndex::GridIndex(GridIndex&&) noexcept = default;
+GridIndex& GridIndex::operator=(GridIndex&&) noexcept = default;
+
+GridIndex::GridIndex(const Scene& scene, const FindPairsOptions& options) {
+  check_cell_sizes(options);
+  auto impl = std::make_unique<Impl>();
+  impl->isa = resolve_isa(options.isa);
+  impl->kernels = grid_kernels(impl->isa);
+  std::vector<StageTime> stages;
+  StageClock clock(stages);
+  impl->grid = build_grid(scene, options, impl->isa, clock);
+  impl->extent = scene.bounds();
+  impl_ = std::move(impl);
+}
+
+std::size_t GridIndex::size() const { return impl_ ? impl_->grid.shapes : 0; }
+
+void GridIndex::pairs_with(const Scene& queries, std::vector<CrossPair>& out) const {
+  out.clear();
+  if (size() == 0 || queries.empty()) return;
+  const Impl& index = *impl_;
+  const KindRanges query_kinds = KindRanges::of(queries);
+  tbb::enumerable_thread_specific<Impl::Scratch> scratch([&] {
+    Impl::Scratch t;
+    t.index = &index;
+    t.queries = &queries;
+    t.query_kinds = query_kinds;
+    return t;
+  });
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, queries.size(), queries_per_task), [&](const auto& r) {
+    Impl::Scratch& t = scratch.local();
+    // The buffer refers to this thread's scratch, which has its place now.
+    t.candidates.flush = &Impl::flush;
+    t.candidates.context = &t;
+    for (std::size_t q = r.begin(); q != r.end(); ++q) index.query(static_cast<std::uint32_t>(q), t);
+    Impl::flush(&t);
+  });
+  PairKeyList keys;
+  for (Impl::Scratch& t : scratch) keys.insert(keys.end(), t.keys.begin(), t.keys.end());
+  // Each pair is found once (a small shape lies in one cell, large repeats are dropped):
+  // sorting makes the order independent of the threads.
+  radix_sort(keys, 32 + bits_for(queries.size()));
+  out.resize(keys.size());
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    out[i] = {query_kinds.id(static_cast<std::uint32_t>(keys[i] >> 32)),
+              index.grid.kinds.id(static_cast<std::uint32_t>(keys[i]))};
+}
+
+}  // namespace hitgrid

@@ -1,0 +1,111 @@
+// GridIndex (grid_index.hpp): the pairs between a query scene and an indexed scene must be
+// exactly the intersecting pairs of the brute-force double loop (the exact intersects of
+// every query shape with every indexed shape), on every family and pathological layout,
+// as queries and as the index, on automatic, small and large cells, every ISA and 1, 2
+// and 4 threads; queries outside the index and empty scenes find nothing.
+#include <tbb/global_control.h>
+#include <tbb/task_arena.h>
+
+#include <catch2/catch.hpp>
+#include <vector>
+
+#include "hitgrid/broadphase/grid_index.hpp"
+#include "hitgrid/core/error.hpp"
+#include "hitgrid/core/generators.hpp"
+#include "hitgrid/core/intersects.hpp"
+#include "hitgrid/simd/isa.hpp"
+#include "support/pathological_scenes.hpp"
+
+using namespace hitgrid;
+
+namespace {
+
+template <class F>
+void for_each_shape(const Scene& s, F&& f) {
+  for (std::uint32_t i = 0; i < s.segment_count(); ++i) f(ShapeId(ShapeKind::segment, i), s.segment(i));
+  for (std::uint32_t i = 0; i < s.circle_count(); ++i) f(ShapeId(ShapeKind::circle, i), s.circle(i));
+  for (std::uint32_t i = 0; i < s.box_count(); ++i) f(ShapeId(ShapeKind::box, i), s.box(i));
+}
+
+/// The reference: every (query, shape) pair that intersects, in (query, shape) order.
+std::vector<CrossPair> brute_force_cross(const Scene& queries, const Scene& index) {
+  std::vector<CrossPair> out;
+  for_each_shape(queries, [&](ShapeId q, const auto& a) {
+    for_each_shape(index, [&](ShapeId s, const auto& b) {
+      if (intersects(a, b)) out.push_back({q, s});
+    });
+  });
+  return out;
+}
+
+/// Every other shape of each kind to the index, the rest to the queries.
+std::pair<Scene, Scene> split(const Scene& scene) {
+  Scene index, queries;
+  std::uint32_t k = 0;
+  for_each_shape(scene, [&](ShapeId, const auto& shape) { (k++ % 2 == 0 ? index : queries).add(shape); });
+  return {std::move(index), std::move(queries)};
+}
+
+}  // namespace
+
+TEST_CASE("a grid index finds exactly the intersecting pairs of query shapes and indexed shapes", "[grid]") {
+  tbb::global_control allow(tbb::global_control::max_allowed_parallelism, 8);
+  std::size_t seen = 0;  // pairs over all scenes: the reference is not empty everywhere
+  for (const auto& [name, scene] : test::broadphase_scenes(1500)) {
+    const auto [index_scene, queries] = split(scene);
+    const std::vector<CrossPair> want = brute_force_cross(queries, index_scene);
+    const std::vector<CrossPair> want_swapped = brute_force_cross(index_scene, queries);
+    seen += want.size();
+    for (float cell : {0.0f, 0.25f, 4.0f}) {
+      for (Isa isa : supported_isas()) {
+        FindPairsOptions o;
+        o.cell_size = cell;
+        o.isa = isa;
+        for (int threads : {1, 2, 4}) {
+          INFO(name << ", cell " << cell << ", " << isa_name(isa) << ", " << threads << " threads");
+          std::vector<CrossPair> got, got_swapped;
+          tbb::task_arena(threads).execute([&] {
+            GridIndex(index_scene, o).pairs_with(queries, got);
+            GridIndex(queries, o).pairs_with(index_scene, got_swapped);
+          });
+          CHECK(got.size() == want.size());
+          CHECK(got == want);
+          CHECK(got_swapped == want_swapped);
+        }
+      }
+    }
+  }
+  CHECK(seen > 0);
+}
+
+TEST_CASE("a grid index answers queries far outside it, and empty scenes, with nothing", "[grid]") {
+  GeneratorParams p;
+  p.n = 2000;
+  const Scene scene = generate(Family::uniform, p);
+  const GridIndex index(scene);
+  CHECK(index.size() == scene.size());
+  Scene far;
+  far.add(Segment{{1e9f, 1e9f}, {1e9f + 1, 1e9f}});
+  far.add(Circle{{-1e9f, 0}, 5});
+  far.add(Box{{0, 1e9f}, {1, 1e9f + 1}});
+  std::vector<CrossPair> out{{ShapeId(ShapeKind::box, 7), ShapeId(ShapeKind::box, 7)}};  // replaced
+  index.pairs_with(far, out);
+  CHECK(out.empty());
+  index.pairs_with(Scene{}, out);
+  CHECK(out.empty());
+  GridIndex().pairs_with(scene, out);
+  CHECK(out.empty());
+  GridIndex(Scene{}).pairs_with(scene, out);
+  CHECK(out.empty());
+  // A box over the whole world meets every shape.
+  Scene all;
+  all.add(Box{{-1e30f, -1e30f}, {1e30f, 1e30f}});
+  index.pairs_with(all, out);
+  CHECK(out.size() == scene.size());
+}
+
+TEST_CASE("a grid index refuses invalid cell sizes", "[grid]") {
+  FindPairsOptions o;
+  o.cell_size = -1.0f;
+  CHECK_THROWS_AS(GridIndex(Scene{}, o), Error);
+}
