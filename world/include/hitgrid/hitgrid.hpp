@@ -48,3 +48,4 @@
 #include "hitgrid/simd/isa.hpp"
 #include "hitgrid/simd/pair_kernels.hpp"
 #include "hitgrid/simd/query_kernels.hpp"
+#include "hitgrid/world/world.hpp"

@@ -1,0 +1,315 @@
+// World (world.hpp), checked against a model of it: random histories of creation,
+// destruction, moves (teleports and kind changes included), filter, body and user changes,
+// with a step after each batch. After every step the world's pairs must equal the model's
+// brute-force exact pair set (every two live shapes, not both static, whose filters accept
+// each other and which intersect), and its events the difference of consecutive sets; the
+// same history on 1, 2 and 4 threads and every ISA gives byte-identical pairs and events.
+// Stale handles, invalid geometry and bad batches are refused and leave the world as it
+// was.
+#include <tbb/global_control.h>
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <map>
+#include <set>
+#include <vector>
+
+#include "hitgrid/core/intersects.hpp"
+#include "hitgrid/core/splitmix64.hpp"
+#include "hitgrid/simd/isa.hpp"
+#include "hitgrid/world/world.hpp"
+
+using namespace hitgrid;
+
+namespace {
+
+struct ModelShape {
+  Shape shape;
+  BodyType body;
+  ShapeFilter filter;
+  std::uint64_t user;
+};
+
+bool touch(const Shape& a, const Shape& b) {
+  return std::visit([](const auto& x, const auto& y) { return intersects(x, y); }, a, b);
+}
+
+/// The model: live shapes by handle, and the brute-force pair set.
+struct Model {
+  std::map<ShapeHandle, ModelShape> shapes;
+  std::vector<HandlePair> pairs() const {
+    std::vector<HandlePair> out;
+    for (auto i = shapes.begin(); i != shapes.end(); ++i)
+      for (auto j = std::next(i); j != shapes.end(); ++j) {
+        const ModelShape &a = i->second, &b = j->second;
+        if (a.body == BodyType::static_body && b.body == BodyType::static_body) continue;
+        if ((a.filter.category & b.filter.mask) == 0 || (b.filter.category & a.filter.mask) == 0) continue;
+        if (touch(a.shape, b.shape)) out.push_back({i->first, j->first});
+      }
+    return out;
+  }
+};
+
+std::vector<HandlePair> minus(const std::vector<HandlePair>& a, const std::vector<HandlePair>& b) {
+  std::vector<HandlePair> out;
+  std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
+  return out;
+}
+
+class Random {
+ public:
+  explicit Random(std::uint64_t seed) : r_(seed) {}
+  std::uint64_t next() { return r_.next(); }
+  std::uint32_t below(std::uint32_t n) { return static_cast<std::uint32_t>(next() % n); }
+  /// Coordinates on a coarse lattice (shared endpoints, collinear chains, exact touches)
+  /// or anywhere in the world.
+  float coordinate(float world) {
+    if (below(3) == 0) return static_cast<float>(below(9)) * world / 8.0f;
+    return static_cast<float>(static_cast<double>(next() >> 11) * 0x1p-53 * world);
+  }
+  Shape shape(float world, float size) {
+    const float x = coordinate(world), y = coordinate(world);
+    const float dx = coordinate(size), dy = coordinate(size);
+    switch (below(3)) {
+      case 0:
+        return Segment{{x, y}, {x + dx - size / 2, y + dy - size / 2}};
+      case 1:
+        return Circle{{x, y}, below(5) == 0 ? 0.0f : dx / 2};
+      default:
+        return Box{{x, y}, {x + dx, y + dy}};
+    }
+  }
+  ShapeFilter filter() {
+    if (below(4) != 0) return {};
+    return {std::uint64_t{1} << below(3), std::uint64_t{below(8)}};
+  }
+
+ private:
+  SplitMix64 r_;
+};
+
+struct Frame {
+  std::vector<HandlePair> pairs, begins, ends;
+  friend bool operator==(const Frame&, const Frame&) = default;
+};
+
+/// Runs one random history on a world and checks it against the model at every step.
+std::vector<Frame> run_history(std::uint64_t seed, const WorldOptions& options, int frames) {
+  Random rnd(seed);
+  World world(options);
+  Model model;
+  std::vector<HandlePair> previous;
+  std::vector<Frame> out;
+  const float world_size = 40.0f, size = 4.0f;
+  for (int f = 0; f < frames; ++f) {
+    // Between frames: a batch of creations, then random changes to live shapes.
+    std::vector<ShapeDef> defs(rnd.below(12));
+    for (ShapeDef& d : defs) {
+      d.shape = rnd.shape(world_size, size);
+      d.body = rnd.below(3) == 0 ? BodyType::static_body : BodyType::dynamic_body;
+      d.filter = rnd.filter();
+      d.user = rnd.next();
+    }
+    std::vector<ShapeHandle> made(defs.size());
+    world.create(defs, made);
+    for (std::size_t i = 0; i < defs.size(); ++i) model.shapes[made[i]] = {defs[i].shape, defs[i].body, defs[i].filter, defs[i].user};
+    std::vector<ShapeHandle> live;
+    for (const auto& [h, s] : model.shapes) live.push_back(h);
+    std::vector<ShapeHandle> to_destroy, to_move;
+    std::vector<Shape> moved;
+    for (ShapeHandle h : live) {
+      switch (rnd.below(10)) {
+        case 0:
+          to_destroy.push_back(h);
+          break;
+        case 1:
+        case 2:
+          to_move.push_back(h);
+          moved.push_back(rnd.shape(world_size, size));
+          break;
+        case 3: {
+          const ShapeFilter filter = rnd.filter();
+          world.set_filter(h, filter);
+          model.shapes[h].filter = filter;
+          break;
+        }
+        case 4: {
+          const BodyType body = rnd.below(2) == 0 ? BodyType::static_body : BodyType::dynamic_body;
+          world.set_body(h, body);
+          model.shapes[h].body = body;
+          break;
+        }
+        default:
+          break;
+      }
+    }
+    world.move(to_move, moved);
+    for (std::size_t i = 0; i < to_move.size(); ++i) model.shapes[to_move[i]].shape = moved[i];
+    world.destroy(to_destroy);
+    for (ShapeHandle h : to_destroy) model.shapes.erase(h);
+
+    world.step();
+    const std::vector<HandlePair> want = model.pairs();
+    Frame got{{world.pairs().begin(), world.pairs().end()},
+              {world.begin_events().begin(), world.begin_events().end()},
+              {world.end_events().begin(), world.end_events().end()}};
+    INFO("frame " << f << ", " << model.shapes.size() << " shapes");
+    REQUIRE(world.size() == model.shapes.size());
+    CHECK(got.pairs == want);
+    CHECK(got.begins == minus(want, previous));
+    CHECK(got.ends == minus(previous, want));
+    for (const auto& [h, s] : model.shapes) {
+      REQUIRE(world.contains(h));
+      CHECK(world.shape(h) == s.shape);
+      CHECK(world.user(h) == s.user);
+      CHECK(world.body(h) == s.body);
+      CHECK(world.filter(h) == s.filter);
+    }
+    previous = want;
+    out.push_back(std::move(got));
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("the world's pairs and events equal the exact pair sets of a random history and their differences",
+          "[world]") {
+  tbb::global_control allow(tbb::global_control::max_allowed_parallelism, 8);
+  for (std::uint64_t seed : {1u, 2u, 3u}) {
+    INFO("seed " << seed);
+    WorldOptions o;
+    o.threads = 1;
+    o.isa = Isa::scalar;
+    const std::vector<Frame> reference = run_history(seed, o, 40);
+    std::size_t events = 0;
+    for (const Frame& f : reference) events += f.begins.size() + f.ends.size();
+    CHECK(events > 0);
+    for (Isa isa : supported_isas())
+      for (unsigned threads : {1u, 2u, 4u})
+        for (float cell : {0.0f, 0.5f}) {
+          INFO(isa_name(isa) << ", " << threads << " threads, cell " << cell);
+          o.isa = isa;
+          o.threads = threads;
+          o.cell_size = cell;
+          CHECK(run_history(seed, o, 40) == reference);
+        }
+  }
+}
+
+TEST_CASE("a destroyed shape's handle is refused, never taken for the shape in its slot", "[world]") {
+  World world;
+  const ShapeHandle a = world.create({Circle{{0, 0}, 1}});
+  const ShapeHandle b = world.create({Circle{{1, 0}, 1}});
+  world.step();
+  REQUIRE(world.pairs().size() == 1);
+  world.destroy(a);
+  CHECK_FALSE(world.contains(a));
+  CHECK_THROWS_AS(world.move(a, Circle{{0, 0}, 1}), InvalidHandleError);
+  CHECK_THROWS_AS(world.destroy(a), InvalidHandleError);
+  CHECK_THROWS_AS(world.shape(a), InvalidHandleError);
+  const ShapeHandle c = world.create({Circle{{0, 0}, 1}});  // reuses a's slot
+  CHECK(c.index == a.index);
+  CHECK(c.generation != a.generation);
+  CHECK_THROWS_AS(world.set_user(a, 1), InvalidHandleError);
+  CHECK_FALSE(world.contains(ShapeHandle{}));
+  CHECK_THROWS_AS(world.destroy(ShapeHandle{}), InvalidHandleError);
+  CHECK_THROWS_AS(world.destroy(ShapeHandle{1000, 1}), InvalidHandleError);
+  // The old pair ends with the old handle, the new one begins with the new.
+  world.step();
+  CHECK(std::vector<HandlePair>(world.end_events().begin(), world.end_events().end()) ==
+        std::vector<HandlePair>{{a, b}});
+  CHECK(std::vector<HandlePair>(world.begin_events().begin(), world.begin_events().end()) ==
+        std::vector<HandlePair>{{std::min(b, c), std::max(b, c)}});
+  try {
+    world.destroy(a);
+    FAIL("no error");
+  } catch (const InvalidHandleError& e) {
+    CHECK(e.handle() == a);
+    CHECK(std::string(e.what()).find("slot " + std::to_string(a.index)) != std::string::npos);
+  }
+}
+
+TEST_CASE("a refused call leaves the world as it was", "[world]") {
+  World world;
+  std::vector<ShapeHandle> h(3);
+  const std::vector<ShapeDef> defs = {{Segment{{0, 0}, {1, 1}}}, {Circle{{0, 0}, 1}}, {Box{{0, 0}, {1, 1}}}};
+  world.create(defs, h);
+  world.step();
+  const std::vector<HandlePair> pairs(world.pairs().begin(), world.pairs().end());
+  auto unchanged = [&] {
+    CHECK(world.size() == 3);
+    for (std::size_t i = 0; i < 3; ++i) CHECK(world.shape(h[i]) == defs[i].shape);
+    world.step();
+    CHECK(std::vector<HandlePair>(world.pairs().begin(), world.pairs().end()) == pairs);
+    CHECK(world.begin_events().empty());
+    CHECK(world.end_events().empty());
+  };
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  // A batch with one bad shape creates none of them.
+  std::vector<ShapeHandle> out(2);
+  const std::vector<ShapeDef> bad = {{Circle{{5, 5}, 1}}, {Circle{{5, 5}, -1}}};
+  try {
+    world.create(bad, out);
+    FAIL("no error");
+  } catch (const Error& e) {
+    CHECK(std::string(e.what()) == "create: shape 1 of 2: negative radius -1");
+  }
+  unchanged();
+  ShapeDef bad_body{Circle{{0, 0}, 1}};
+  bad_body.body = static_cast<BodyType>(7);
+  CHECK_THROWS_AS(world.create(bad_body), Error);
+  CHECK_THROWS_AS(world.create(defs, std::span<ShapeHandle>(out.data(), 1)), Error);
+  unchanged();
+  // A move batch with a NaN, a stale handle or a handle twice moves nothing.
+  const std::vector<Shape> far = {Circle{{50, 50}, 1}, Box{{nan, 0}, {1, 1}}};
+  CHECK_THROWS_AS(world.move(std::vector<ShapeHandle>{h[0], h[1]}, far), Error);
+  CHECK_THROWS_AS(world.move(std::vector<ShapeHandle>{h[0], ShapeHandle{h[1].index, 99}},
+                             std::vector<Shape>{Circle{{50, 50}, 1}, Circle{{60, 60}, 1}}),
+                  InvalidHandleError);
+  CHECK_THROWS_AS(world.move(std::vector<ShapeHandle>{h[0], h[0]},
+                             std::vector<Shape>{Circle{{50, 50}, 1}, Circle{{60, 60}, 1}}),
+                  InvalidHandleError);
+  CHECK_THROWS_AS(world.move(std::vector<ShapeHandle>{h[0]}, std::vector<Shape>{}), Error);
+  unchanged();
+  // A destroy batch with a repeated or stale handle destroys nothing.
+  CHECK_THROWS_AS(world.destroy(std::vector<ShapeHandle>{h[0], h[0]}), InvalidHandleError);
+  CHECK_THROWS_AS(world.destroy(std::vector<ShapeHandle>{h[0], ShapeHandle{h[2].index, 5}}), InvalidHandleError);
+  CHECK_THROWS_AS(world.set_body(h[0], static_cast<BodyType>(3)), Error);
+  unchanged();
+}
+
+TEST_CASE("static shapes never pair with each other; filters and bodies change pairs at the next step", "[world]") {
+  World world;
+  ShapeDef wall{Segment{{-10, 0}, {10, 0}}};
+  wall.body = BodyType::static_body;
+  const ShapeHandle w1 = world.create(wall);
+  wall.shape = Segment{{0, -10}, {0, 10}};
+  const ShapeHandle w2 = world.create(wall);
+  const ShapeHandle ball = world.create({Circle{{3, 0}, 1}});
+  world.step();
+  CHECK(std::vector<HandlePair>(world.pairs().begin(), world.pairs().end()) ==
+        std::vector<HandlePair>{{w1, ball}});
+  world.set_body(w2, BodyType::dynamic_body);  // the two walls cross: now a pair
+  world.step();
+  CHECK(world.pairs().size() == 2);
+  CHECK(world.begin_events().size() == 1);
+  world.set_filter(ball, {2, ~std::uint64_t{1}});  // w1's category 1 is not in ball's mask
+  world.step();
+  CHECK(std::vector<HandlePair>(world.end_events().begin(), world.end_events().end()) ==
+        std::vector<HandlePair>{{w1, ball}});
+  world.move(ball, Box{{-1, -1}, {1, 1}});  // over the crossing, but filtered from w1 and w2 alike
+  world.set_filter(w2, {1, ~std::uint64_t{0}});
+  world.step();
+  CHECK(world.pairs().size() == 1);  // w1 with w2 only
+  // A static shape moved on its own (nothing else changed): its pairs follow it.
+  world.move(w1, Segment{{-10, 50}, {10, 50}});
+  world.step();
+  CHECK(world.pairs().empty());
+  CHECK(std::vector<HandlePair>(world.end_events().begin(), world.end_events().end()) ==
+        std::vector<HandlePair>{{w1, w2}});
+  world.move(w1, Segment{{-10, 1}, {10, 1}});
+  world.step();
+  CHECK(std::vector<HandlePair>(world.begin_events().begin(), world.begin_events().end()) ==
+        std::vector<HandlePair>{{w1, w2}});
+}

@@ -1,0 +1,163 @@
+// World: a collision world an engine drives frame by frame.
+//
+//   hitgrid::World world;                                    // options: threads, ISA, cells
+//   hitgrid::ShapeHandle ball = world.create({hitgrid::Circle{{0, 0}, 1}});
+//   hitgrid::ShapeDef wall{hitgrid::Segment{{-5, -1}, {5, -1}}};
+//   wall.body = hitgrid::BodyType::static_body;
+//   world.create(wall);
+//   for (;;) {
+//     world.move(ball, hitgrid::Circle{{x, y}, 1});          // between frames
+//     world.step();                                          // the frame's pairs and events
+//     for (hitgrid::HandlePair p : world.begin_events()) ... // began touching
+//     for (hitgrid::HandlePair p : world.end_events()) ...   // stopped touching
+//   }
+//
+// Shapes: segments, circles and boxes, each with a stable handle (a slot index and a
+// generation: a destroyed shape's handle is refused ever after, never taken for the shape
+// that reuses its slot), a 64-bit user value, category and mask bits (two shapes are
+// tested only when each one's category shares a bit with the other's mask), and a body
+// type. Static shapes never pair with each other and cost nothing per frame while they do
+// not move: they are kept in a grid built once (GridIndex), rebuilt at the next step after
+// any of them changes, and the dynamic shapes are tested against it; the dynamic shapes'
+// own pairs come from the grid broad phase (PairFinder) every frame.
+//
+// step() finds the pairs touching now, exactly (closed shapes: touching counts; every
+// decision is exact arithmetic on the float inputs, docs/contracts.md), and the events
+// since the previous step: pairs that began touching and pairs that stopped, including
+// pairs that ended because a shape was destroyed, moved away, or had its filter or body
+// changed, so every begin has its end. Pairs and events are sorted (by the first handle,
+// then the second; within a pair the lower handle first) and the same whatever the thread
+// count, ISA and cell sizes. An end event may name a destroyed shape's handle.
+//
+// Errors: a stale or unknown handle throws InvalidHandleError naming it; invalid geometry
+// throws InvalidShapeError naming the handle or the position in the batch. A refused call
+// leaves the world as it was: bulk calls check everything before changing anything.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <variant>
+#include <vector>
+
+#include "hitgrid/core/error.hpp"
+#include "hitgrid/core/shapes.hpp"
+#include "hitgrid/simd/isa.hpp"
+
+namespace hitgrid {
+
+/// A shape's handle: its slot and the slot's generation when it was created. The default
+/// (generation 0) is the null handle, which no shape ever has.
+struct ShapeHandle {
+  std::uint32_t index = 0;
+  std::uint32_t generation = 0;
+  /// (index, generation) as one number, ordered as handles are.
+  std::uint64_t bits() const { return std::uint64_t{index} << 32 | generation; }
+  friend bool operator==(const ShapeHandle&, const ShapeHandle&) = default;
+  friend bool operator<(const ShapeHandle& a, const ShapeHandle& b) { return a.bits() < b.bits(); }
+};
+
+/// Two shapes, a < b.
+struct HandlePair {
+  ShapeHandle a, b;
+  friend bool operator==(const HandlePair&, const HandlePair&) = default;
+  friend bool operator<(const HandlePair& x, const HandlePair& y) {
+    return x.a < y.a || (x.a == y.a && x.b < y.b);
+  }
+};
+
+enum class BodyType : std::uint8_t {
+  static_body,   // never pairs with another static shape; free per frame while unchanged
+  dynamic_body,  // tested against every other shape every frame
+};
+
+/// Two shapes are tested only if (a.category & b.mask) != 0 and (b.category & a.mask) != 0.
+struct ShapeFilter {
+  std::uint64_t category = 1;
+  std::uint64_t mask = ~std::uint64_t{0};
+  friend bool operator==(const ShapeFilter&, const ShapeFilter&) = default;
+};
+
+using Shape = std::variant<Segment, Circle, Box>;
+
+struct ShapeDef {
+  ShapeDef() = default;
+  ShapeDef(const Shape& s, BodyType b = BodyType::dynamic_body, ShapeFilter f = {}, std::uint64_t u = 0)
+      : shape(s), body(b), filter(f), user(u) {}
+  Shape shape;
+  BodyType body = BodyType::dynamic_body;
+  ShapeFilter filter;
+  std::uint64_t user = 0;
+};
+
+/// A handle that names no live shape (destroyed, never created, or null).
+class InvalidHandleError : public Error {
+ public:
+  InvalidHandleError(ShapeHandle handle, const std::string& what);
+  ShapeHandle handle() const { return handle_; }
+
+ private:
+  ShapeHandle handle_;
+};
+
+struct WorldOptions {
+  /// Worker threads; 0 means every hardware thread.
+  unsigned threads = 0;
+  Isa isa = Isa::automatic;
+  /// The grids' cell sides (FindPairsOptions); 0 chooses them from the shapes.
+  float cell_size = 0.0f;
+  float large_cell_size = 0.0f;
+};
+
+class World {
+ public:
+  /// Throws hitgrid::Error for invalid options (an ISA the machine lacks, a negative cell).
+  explicit World(const WorldOptions& options = {});
+  ~World();
+  World(World&&) noexcept;
+  World& operator=(World&&) noexcept;
+
+  // --- shapes, between steps -------------------------------------------------------------
+  ShapeHandle create(const ShapeDef& def);
+  /// One handle per definition into `out` (out.size() == defs.size()).
+  void create(std::span<const ShapeDef> defs, std::span<ShapeHandle> out);
+  void destroy(ShapeHandle handle);
+  /// Every handle must be live and appear once.
+  void destroy(std::span<const ShapeHandle> handles);
+  /// New geometry (of any kind) for a shape.
+  void move(ShapeHandle handle, const Shape& shape);
+  /// shapes[i] for handles[i]; every handle live and appearing once.
+  void move(std::span<const ShapeHandle> handles, std::span<const Shape> shapes);
+  void set_filter(ShapeHandle handle, ShapeFilter filter);
+  void set_body(ShapeHandle handle, BodyType body);
+  void set_user(ShapeHandle handle, std::uint64_t user);
+
+  bool contains(ShapeHandle handle) const;
+  Shape shape(ShapeHandle handle) const;
+  ShapeFilter filter(ShapeHandle handle) const;
+  BodyType body(ShapeHandle handle) const;
+  std::uint64_t user(ShapeHandle handle) const;
+  /// Live shapes.
+  std::size_t size() const;
+
+  // --- frames ----------------------------------------------------------------------------
+  /// The frame: pairs touching now, and the events since the previous step.
+  void step();
+  /// After step(): the pairs touching, sorted. Valid until the next step.
+  std::span<const HandlePair> pairs() const;
+  /// After step(): pairs touching now but not at the previous step, sorted.
+  std::span<const HandlePair> begin_events() const;
+  /// After step(): pairs touching at the previous step but not now (or whose shapes no
+  /// longer exist), sorted.
+  std::span<const HandlePair> end_events() const;
+
+  /// Gives back the scratch memory kept between steps (the shapes and pairs stay).
+  void release_memory();
+
+ private:
+  struct State;
+  std::unique_ptr<State> s_;
+};
+
+}  // namespace hitgrid

@@ -1,0 +1,386 @@
+// World (world.hpp): slots and handles, the shapes in two scenes (static and dynamic)
+// changed in place, and the frame: the dynamic shapes' pairs among themselves (the grid
+// broad phase), their pairs with the static shapes (a GridIndex kept while the static
+// shapes do not change), the filters, and the events as the difference of two sorted
+// pair lists.
+//
+// Invariants between calls:
+//   - a live slot's shape is at scenes[body][kind] position `dense`, and
+//     owners[body][kind][dense] is that slot;
+//   - static_index holds exactly scenes[static] unless static_changed;
+//   - current holds the pairs of the last step, sorted by slot pair (within one list a
+//     slot has one generation, so this is handle order).
+
+#include "hitgrid/world/world.hpp"
+
+#include <tbb/task_arena.h>
+
+#include <algorithm>
+#include <array>
+#include <optional>
+#include <string>
+
+#include "hitgrid/broadphase/find_pairs.hpp"
+#include "hitgrid/broadphase/grid_index.hpp"
+#include "hitgrid/core/scene.hpp"
+
+namespace hitgrid {
+namespace {
+
+constexpr std::size_t static_scene = 0, dynamic_scene = 1;
+/// Generations run from 1 (0 is the null handle); a slot whose generation would wrap is
+/// retired, never reused.
+constexpr std::uint32_t last_generation = ~std::uint32_t{0};
+
+std::size_t scene_of(BodyType body) { return body == BodyType::static_body ? static_scene : dynamic_scene; }
+ShapeKind kind_of(const Shape& shape) { return static_cast<ShapeKind>(shape.index()); }
+
+std::string handle_text(ShapeHandle h) {
+  return "shape (slot " + std::to_string(h.index) + ", generation " + std::to_string(h.generation) + ")";
+}
+
+/// Why a definition is refused, or nothing.
+std::optional<std::string> invalid_def(const ShapeDef& def) {
+  if (def.body != BodyType::static_body && def.body != BodyType::dynamic_body)
+    return "unknown body type " + std::to_string(static_cast<int>(def.body));
+  return std::visit([](const auto& g) { return invalid_reason(g); }, def.shape);
+}
+
+/// (lower slot, higher slot) as one key: the sort order of pairs and events.
+std::uint64_t slot_key(const HandlePair& p) { return std::uint64_t{p.a.index} << 32 | p.b.index; }
+
+}  // namespace
+
+InvalidHandleError::InvalidHandleError(ShapeHandle handle, const std::string& what)
+    : Error(what + ": " + handle_text(handle) + " is not a live shape"), handle_(handle) {}
+
+struct World::State {
+  struct Slot {
+    std::uint32_t generation = 1;
+    bool alive = false;
+    BodyType body = BodyType::dynamic_body;
+    ShapeKind kind = ShapeKind::segment;
+    std::uint32_t dense = 0;
+    ShapeFilter filter;
+    std::uint64_t user = 0;
+  };
+
+  explicit State(const WorldOptions& o)
+      : options(o), find_options(find_options_of(o)), finder(find_options), arena(threads_of(finder)) {}
+
+  static FindPairsOptions find_options_of(const WorldOptions& o) {
+    FindPairsOptions f;
+    f.threads = o.threads;
+    f.isa = o.isa;
+    f.cell_size = o.cell_size;
+    f.large_cell_size = o.large_cell_size;
+    return f;
+  }
+  static int threads_of(const PairFinder& finder) {
+    const unsigned t = finder.options().threads;
+    return t == 0 ? tbb::task_arena::automatic : static_cast<int>(t);
+  }
+
+  const Slot& live(ShapeHandle h, const char* what) const {
+    if (h.index >= slots.size() || !slots[h.index].alive || slots[h.index].generation != h.generation)
+      throw InvalidHandleError(h, what);
+    return slots[h.index];
+  }
+  ShapeHandle handle_of(std::uint32_t slot) const { return {slot, slots[slot].generation}; }
+
+  /// Throws unless every handle is live and appears once.
+  void check_distinct_live(std::span<const ShapeHandle> handles, const char* what) {
+    for (ShapeHandle h : handles) live(h, what);
+    std::vector<std::uint32_t>& seen = scratch_slots;
+    seen.assign(handles.size(), 0);
+    for (std::size_t i = 0; i < handles.size(); ++i) seen[i] = handles[i].index;
+    std::sort(seen.begin(), seen.end());
+    const auto twice = std::adjacent_find(seen.begin(), seen.end());
+    if (twice != seen.end()) throw InvalidHandleError(handle_of(*twice), std::string(what) + ": handle given twice");
+  }
+
+  /// Puts a validated shape into the scene of `body` for `slot`.
+  void insert(std::uint32_t slot, const Shape& shape, BodyType body) {
+    const std::size_t b = scene_of(body);
+    const ShapeId id = std::visit([&](const auto& g) { return scenes[b].add(g); }, shape);
+    owners[b][static_cast<std::size_t>(id.kind())].push_back(slot);
+    Slot& s = slots[slot];
+    s.body = body;
+    s.kind = id.kind();
+    s.dense = id.index();
+    if (b == static_scene) static_changed = true;
+  }
+
+  /// Takes `slot`'s shape out of its scene; the kind's last shape moves into its place.
+  void take_out(std::uint32_t slot) {
+    const Slot& s = slots[slot];
+    const std::size_t b = scene_of(s.body);
+    std::vector<std::uint32_t>& own = owners[b][static_cast<std::size_t>(s.kind)];
+    const std::uint32_t moved = own.back();
+    scenes[b].swap_remove(s.kind, s.dense);
+    own[s.dense] = moved;
+    slots[moved].dense = s.dense;
+    own.pop_back();
+    bounds_stale[b] = true;
+    if (b == static_scene) static_changed = true;
+  }
+
+  /// A free slot (the lowest freed one first: the same calls give the same handles).
+  std::uint32_t take_slot() {
+    if (free.empty()) {
+      slots.emplace_back();
+      return static_cast<std::uint32_t>(slots.size() - 1);
+    }
+    std::pop_heap(free.begin(), free.end(), std::greater<>());
+    const std::uint32_t slot = free.back();
+    free.pop_back();
+    return slot;
+  }
+
+  void release_slot(std::uint32_t slot) {
+    Slot& s = slots[slot];
+    s.alive = false;
+    if (s.generation == last_generation) return;  // retired
+    ++s.generation;
+    free.push_back(slot);
+    std::push_heap(free.begin(), free.end(), std::greater<>());
+  }
+
+  /// Room for `adding` more shapes of each kind in the scenes they go to.
+  void check_room(const std::array<std::array<std::size_t, 3>, 2>& adding) const {
+    for (std::size_t b = 0; b < 2; ++b)
+      for (std::size_t k = 0; k < 3; ++k)
+        if (scenes[b].count(static_cast<ShapeKind>(k)) + adding[b][k] > ShapeId::max_count)
+          throw Error("a world holds at most " + std::to_string(ShapeId::max_count) + " " +
+                      std::string(kind_name(static_cast<ShapeKind>(k))) + "s of one body type");
+  }
+
+  bool accepts(std::uint32_t a, std::uint32_t b) const {
+    const ShapeFilter &fa = slots[a].filter, &fb = slots[b].filter;
+    return (fa.category & fb.mask) != 0 && (fb.category & fa.mask) != 0;
+  }
+
+  void add_pair(std::uint32_t a, std::uint32_t b) {
+    if (!accepts(a, b)) return;
+    if (b < a) std::swap(a, b);
+    next.push_back({handle_of(a), handle_of(b)});
+  }
+
+  void find_pairs() {
+    arena.execute([&] {
+      for (std::size_t b = 0; b < 2; ++b)
+        if (bounds_stale[b]) {
+          scenes[b].recompute_bounds();
+          bounds_stale[b] = false;
+        }
+      if (static_changed) {
+        static_index = GridIndex(scenes[static_scene], find_options);
+        static_changed = false;
+      }
+      static_index.pairs_with(scenes[dynamic_scene], cross_pairs);
+    });
+    finder.find_pairs(scenes[dynamic_scene], dynamic_pairs);
+    const auto& dyn = owners[dynamic_scene];
+    const auto& sta = owners[static_scene];
+    next.clear();
+    for (const Pair& p : dynamic_pairs)
+      add_pair(dyn[static_cast<std::size_t>(p.first().kind())][p.first().index()],
+               dyn[static_cast<std::size_t>(p.second().kind())][p.second().index()]);
+    for (const CrossPair& c : cross_pairs)
+      add_pair(dyn[static_cast<std::size_t>(c.query.kind())][c.query.index()],
+               sta[static_cast<std::size_t>(c.shape.kind())][c.shape.index()]);
+    std::sort(next.begin(), next.end(), [](const HandlePair& x, const HandlePair& y) { return slot_key(x) < slot_key(y); });
+  }
+
+  /// begins = next \ current, ends = current \ next; a slot pair whose generations differ
+  /// is a different pair (a shape destroyed and its slot reused).
+  void find_events() {
+    begins.clear();
+    ends.clear();
+    std::size_t i = 0, j = 0;
+    while (i < current.size() || j < next.size()) {
+      if (j == next.size() || (i < current.size() && slot_key(current[i]) < slot_key(next[j]))) {
+        ends.push_back(current[i++]);
+      } else if (i == current.size() || slot_key(next[j]) < slot_key(current[i])) {
+        begins.push_back(next[j++]);
+      } else {
+        if (!(current[i] == next[j])) {
+          ends.push_back(current[i]);
+          begins.push_back(next[j]);
+        }
+        ++i;
+        ++j;
+      }
+    }
+    current.swap(next);
+  }
+
+  WorldOptions options;
+  FindPairsOptions find_options;
+  PairFinder finder;
+  tbb::task_arena arena;
+
+  std::vector<Slot> slots;
+  std::vector<std::uint32_t> free;  // a min-heap of free slots
+  std::size_t live_count = 0;
+  std::array<Scene, 2> scenes;                                       // static, dynamic
+  std::array<std::array<std::vector<std::uint32_t>, 3>, 2> owners;  // [body][kind][dense] -> slot
+  std::array<bool, 2> bounds_stale{};
+  bool static_changed = true;
+  GridIndex static_index;
+
+  PairList dynamic_pairs;
+  std::vector<CrossPair> cross_pairs;
+  std::vector<HandlePair> current, next, begins, ends;
+  std::vector<std::uint32_t> scratch_slots;
+};
+
+World::World(const WorldOptions& options) : s_(std::make_unique<State>(options)) {}
+World::~World() = default;
+World::World(World&&) noexcept = default;
+World& World::operator=(World&&) noexcept = default;
+
+ShapeHandle World::create(const ShapeDef& def) {
+  ShapeHandle h;
+  create(std::span<const ShapeDef>(&def, 1), std::span<ShapeHandle>(&h, 1));
+  return h;
+}
+
+void World::create(std::span<const ShapeDef> defs, std::span<ShapeHandle> out) {
+  State& s = *s_;
+  if (out.size() != defs.size())
+    throw Error("create: " + std::to_string(defs.size()) + " definitions but room for " + std::to_string(out.size()) +
+                " handles");
+  std::array<std::array<std::size_t, 3>, 2> adding{};
+  for (std::size_t i = 0; i < defs.size(); ++i) {
+    if (auto why = invalid_def(defs[i]))
+      throw Error("create: shape " + std::to_string(i) + " of " + std::to_string(defs.size()) + ": " + *why);
+    ++adding[scene_of(defs[i].body)][static_cast<std::size_t>(kind_of(defs[i].shape))];
+  }
+  s.check_room(adding);
+  if (s.free.size() < defs.size() && s.slots.size() + (defs.size() - s.free.size()) >= last_generation)
+    throw Error("create: a world has at most 2^32 - 1 slots");
+  for (std::size_t i = 0; i < defs.size(); ++i) {
+    const std::uint32_t slot = s.take_slot();
+    State::Slot& slot_state = s.slots[slot];
+    slot_state.alive = true;
+    slot_state.filter = defs[i].filter;
+    slot_state.user = defs[i].user;
+    s.insert(slot, defs[i].shape, defs[i].body);
+    ++s.live_count;
+    out[i] = s.handle_of(slot);
+  }
+}
+
+void World::destroy(ShapeHandle handle) { destroy(std::span<const ShapeHandle>(&handle, 1)); }
+
+void World::destroy(std::span<const ShapeHandle> handles) {
+  State& s = *s_;
+  s.check_distinct_live(handles, "destroy");
+  for (ShapeHandle h : handles) {
+    s.take_out(h.index);
+    s.release_slot(h.index);
+    --s.live_count;
+  }
+}
+
+void World::move(ShapeHandle handle, const Shape& shape) {
+  move(std::span<const ShapeHandle>(&handle, 1), std::span<const Shape>(&shape, 1));
+}
+
+void World::move(std::span<const ShapeHandle> handles, std::span<const Shape> shapes) {
+  State& s = *s_;
+  if (handles.size() != shapes.size())
+    throw Error("move: " + std::to_string(handles.size()) + " handles but " + std::to_string(shapes.size()) +
+                " shapes");
+  s.check_distinct_live(handles, "move");
+  std::array<std::array<std::size_t, 3>, 2> adding{};  // shapes changing kind
+  for (std::size_t i = 0; i < handles.size(); ++i) {
+    if (auto why = std::visit([](const auto& g) { return invalid_reason(g); }, shapes[i]))
+      throw Error("move: " + handle_text(handles[i]) + ": " + *why);
+    const State::Slot& slot = s.slots[handles[i].index];
+    if (kind_of(shapes[i]) != slot.kind) ++adding[scene_of(slot.body)][static_cast<std::size_t>(kind_of(shapes[i]))];
+  }
+  s.check_room(adding);
+  for (std::size_t i = 0; i < handles.size(); ++i) {
+    State::Slot& slot = s.slots[handles[i].index];
+    const std::size_t b = scene_of(slot.body);
+    if (kind_of(shapes[i]) == slot.kind) {
+      std::visit([&](const auto& g) { s.scenes[b].set(slot.dense, g); }, shapes[i]);
+      s.bounds_stale[b] = true;
+      if (b == static_scene) s.static_changed = true;
+    } else {
+      s.take_out(handles[i].index);
+      s.insert(handles[i].index, shapes[i], slot.body);
+    }
+  }
+}
+
+void World::set_filter(ShapeHandle handle, ShapeFilter filter) {
+  s_->live(handle, "set_filter");
+  s_->slots[handle.index].filter = filter;
+}
+
+void World::set_body(ShapeHandle handle, BodyType body) {
+  State& s = *s_;
+  const State::Slot& slot = s.live(handle, "set_body");
+  if (body != BodyType::static_body && body != BodyType::dynamic_body)
+    throw Error("set_body: unknown body type " + std::to_string(static_cast<int>(body)));
+  if (slot.body == body) return;
+  std::array<std::array<std::size_t, 3>, 2> adding{};
+  adding[scene_of(body)][static_cast<std::size_t>(slot.kind)] = 1;
+  s.check_room(adding);
+  const Shape shape = this->shape(handle);
+  s.take_out(handle.index);
+  s.insert(handle.index, shape, body);
+}
+
+void World::set_user(ShapeHandle handle, std::uint64_t user) {
+  s_->live(handle, "set_user");
+  s_->slots[handle.index].user = user;
+}
+
+bool World::contains(ShapeHandle handle) const {
+  const State& s = *s_;
+  return handle.index < s.slots.size() && s.slots[handle.index].alive &&
+         s.slots[handle.index].generation == handle.generation;
+}
+
+Shape World::shape(ShapeHandle handle) const {
+  const State::Slot& slot = s_->live(handle, "shape");
+  const Scene& scene = s_->scenes[scene_of(slot.body)];
+  switch (slot.kind) {
+    case ShapeKind::segment:
+      return scene.segment(slot.dense);
+    case ShapeKind::circle:
+      return scene.circle(slot.dense);
+    case ShapeKind::box:
+      break;
+  }
+  return scene.box(slot.dense);
+}
+
+ShapeFilter World::filter(ShapeHandle handle) const { return s_->live(handle, "filter").filter; }
+BodyType World::body(ShapeHandle handle) const { return s_->live(handle, "body").body; }
+std::uint64_t World::user(ShapeHandle handle) const { return s_->live(handle, "user").user; }
+std::size_t World::size() const { return s_->live_count; }
+
+void World::step() {
+  s_->find_pairs();
+  s_->find_events();
+}
+
+std::span<const HandlePair> World::pairs() const { return s_->current; }
+std::span<const HandlePair> World::begin_events() const { return s_->begins; }
+std::span<const HandlePair> World::end_events() const { return s_->ends; }
+
+void World::release_memory() {
+  State& s = *s_;
+  s.finder.release_memory();
+  PairList().swap(s.dynamic_pairs);
+  std::vector<CrossPair>().swap(s.cross_pairs);
+  std::vector<HandlePair>().swap(s.next);
+  std::vector<std::uint32_t>().swap(s.scratch_slots);
+}
+
+}  // namespace hitgrid
