@@ -32,6 +32,7 @@
 #include "hitgrid/core/ray.hpp"
 #include "hitgrid/core/ray_box.hpp"
 #include "hitgrid/core/ray_circle.hpp"
+#include "hitgrid/core/ray_segment.hpp"
 #include "hitgrid/core/scene.hpp"
 #include "hitgrid/core/scene_binary_io.hpp"
 #include "hitgrid/core/scene_file.hpp"
