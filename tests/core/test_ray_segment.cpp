@@ -99,7 +99,8 @@ bool check(const Query& query, const Segment& s, const RayHit& got) {
   if (query.kind == Query::segment) m = qmax(m, qmax(norm_inf(o), norm_inf(QV(query.q))));
   const mpq_class tol_t = pow2(-46), tol_p = pow2(-44) * m;
   const Box bbox{{std::min(s.a.x, s.b.x), std::min(s.a.y, s.b.y)}, {std::max(s.a.x, s.b.x), std::max(s.a.y, s.b.y)}};
-  for (const auto& [t, p, tstar] : {std::tuple{got.t_near, got.p_near, ref.lo}, std::tuple{got.t_far, got.p_far, ref.hi}}) {
+  for (const auto& [t, p, tstar] :
+       {std::tuple{got.t_near, got.p_near, ref.lo}, std::tuple{got.t_far, got.p_far, ref.hi}}) {
     if (!within(t, tstar, tol_t * qabs(tstar))) return false;
     const QVec pstar = add(o, scale(tstar, d));
     // A point that is an input (an endpoint of either, the query's first point) is exact.
@@ -156,7 +157,8 @@ Case make_case(Rng& rng, int family, Query::Kind kind) {
   switch (family) {
     case 0: {  // random floats
       const Vec2 p{random_float(rng), random_float(rng)};
-      const Vec2 q = rng.chance(0.1) ? (kind == Query::segment ? p : Vec2{}) : Vec2{random_float(rng), random_float(rng)};
+      const Vec2 q =
+          rng.chance(0.1) ? (kind == Query::segment ? p : Vec2{}) : Vec2{random_float(rng), random_float(rng)};
       return {{kind, p, q}, {{random_float(rng), random_float(rng)}, {random_float(rng), random_float(rng)}}};
     }
     case 1: {  // lattice: crossings, endpoints, zero-length segments, zero directions
