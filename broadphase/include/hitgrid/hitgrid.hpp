@@ -42,6 +42,7 @@
 #include "hitgrid/core/shape_pair_test.hpp"
 #include "hitgrid/core/shapes.hpp"
 #include "hitgrid/core/splitmix64.hpp"
+#include "hitgrid/core/swept_circle.hpp"
 #include "hitgrid/core/time_of_impact.hpp"
 #include "hitgrid/core/vec2.hpp"
 #include "hitgrid/core/winding.hpp"
