@@ -1,5 +1,6 @@
 // Signs and rounded values of polynomials in float32 inputs, for the geometry functions
-// (segment_intersection, distance, ray_box, ray_circle, time_of_impact).
+// (segment_intersection, distance, ray_box, ray_circle, ray_segment, time_of_impact,
+// swept_circle).
 //
 // A polynomial is written once as a generic lambda over the number type (as
 // predicate_polynomials.hpp does) and evaluated here:
@@ -84,6 +85,15 @@ template <class Poly, class... Floats>
 int adaptive_sign(const Poly& poly, Floats... x) {
   const Filtered f = poly(Filtered(static_cast<double>(x))...);
   if (f.certain()) return f.sign();
+  count_exact_evaluation();
+  return poly(Expansion<1>(static_cast<double>(x))...).sign();
+}
+
+/// The exact sign of poly(x...) from expansions alone, for a caller that has filtered it
+/// in its own way: swept_circle's degree-6 corner test, beyond the degree for which
+/// filtered.hpp states its bound (expansion.hpp covers degree 6).
+template <class Poly, class... Floats>
+int exact_sign(const Poly& poly, Floats... x) {
   count_exact_evaluation();
   return poly(Expansion<1>(static_cast<double>(x))...).sign();
 }

@@ -5,9 +5,12 @@
 // its value is the exact sum. Sums and products of expansions are exact as long as no
 // operation overflows or underflows. That holds for every polynomial hitgrid evaluates:
 // the inputs are float32 values (multiples of 2^-149, below 2^128 in magnitude) and the
-// polynomials have degree <= 4, so every nonzero partial result and every rounding error
-// term lies between 2^-800 and 2^520, far inside double's normal range [2^-1022, 2^1024).
-// No assumption on the magnitude of the inputs is needed beyond "finite float32".
+// polynomials have degree <= 6 (all but swept_circle's corner test have degree <= 4). A
+// partial result of degree k is a multiple of 2^(-149 k), and so is every rounding error
+// term computed along with it (two_sum's and two_product's error terms are differences of
+// such multiples), so every nonzero component lies between 2^-894 and 2^800, inside
+// double's normal range [2^-1022, 2^1024). No assumption on the magnitude of the inputs is
+// needed beyond "finite float32".
 //
 // The capacity of each result is fixed at compile time from its operands
 // (sum: N + M, product: 2 N M), so the storage can never overflow; zero elimination keeps

@@ -1,7 +1,7 @@
 // Shared by the tests of the geometry functions (test_segment_intersection, test_distance,
-// test_ray_box, test_ray_circle, test_time_of_impact, test_point_in_polygon, test_winding,
-// test_adaptive_eval, test_exact_sum): exact rational references with GMP, a seeded
-// generator, and input families that exercise the degenerate cases.
+// test_ray_box, test_ray_circle, test_ray_segment, test_time_of_impact, test_swept_circle,
+// test_point_in_polygon, test_winding, test_adaptive_eval, test_exact_sum): exact rational references with GMP, a
+// seeded generator, and input families that exercise the degenerate cases.
 //
 // The references are written from the definitions (solve for rational parameters, clip
 // rational intervals, minimise a quadratic at a rational point), not from the library's

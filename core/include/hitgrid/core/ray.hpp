@@ -10,10 +10,10 @@
 // direction need not be normalised, so t is measured in units of |direction|. A zero
 // direction (or a == b) makes the query a single point, reached at every t of the range.
 //
-// RayHit (ray_box.hpp, ray_circle.hpp) describes where a query meets a closed convex shape:
-// the times t at which p(t) lies in the shape form one closed interval [t_near, t_far],
-// clipped to the query's range. Which parts are exact and which are rounded, and the error
-// bounds, are stated in those headers.
+// RayHit (ray_box.hpp, ray_circle.hpp, ray_segment.hpp) describes where a query meets a
+// closed convex shape: the times t at which p(t) lies in the shape form one closed interval
+// [t_near, t_far], clipped to the query's range. Which parts are exact and which are
+// rounded, and the error bounds, are stated in those headers.
 #pragma once
 
 #include "hitgrid/core/vec2.hpp"
