@@ -17,6 +17,8 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <span>
+#include <utility>
 
 #include "cell_size.hpp"
 #include "grid.hpp"
@@ -43,14 +45,20 @@ struct GridIndex::Impl {
   Isa isa = Isa::scalar;
   GridKernels kernels{};
 
-  /// Per-thread state of the pass.
+  /// Per-thread state of the pass. The query shapes are a scene's, or one shape.
   struct Scratch {
     const Impl* index = nullptr;
-    const Scene* queries = nullptr;
+    const Scene* queries = nullptr;  // null: the one shape `single`
     KindRanges query_kinds;
+    ShapeRecord single{};
+    ShapeKind single_kind = ShapeKind::segment;
     CandidateBuffer candidates;  // (query, position in the home grid's columns)
     std::vector<TiledGrid::NearShape> near;
+    std::vector<std::pair<std::int64_t, CellSpan>> footprint;  // a segment's cells, by row
     PairKeyList keys;  // query << 32 | shape (global indices)
+
+    ShapeRecord record(std::uint32_t q) const { return queries ? record_of(*queries, query_kinds, q) : single; }
+    ShapeKind kind(std::uint32_t q) const { return queries ? query_kinds.kind(q) : single_kind; }
   };
 
   /// CandidateBuffer::flush: the exact tests of the gathered candidates.
@@ -60,19 +68,68 @@ struct GridIndex::Impl {
     const KindRanges& kinds = t.index->grid.kinds;
     for (std::uint32_t i = 0; i < t.candidates.count; ++i) {
       const std::uint32_t q = t.candidates.a[i];
-      const ShapeRecord query = record_of(*t.queries, t.query_kinds, q);
+      const ShapeRecord query = t.record(q);
       const HomeGrid::Item& item = home.item_at(t.candidates.b[i]);
-      if (touches(t.query_kinds.kind(q), query.g, kinds.kind(item.shape), item.g))
+      if (touches(t.kind(q), query.g, kinds.kind(item.shape), item.g))
         t.keys.push_back(std::uint64_t{q} << 32 | item.shape);
     }
     t.candidates.count = 0;
   }
 
+  /// The home cells where a small shape meeting `box` can have its home: the box's rows
+  /// and columns and one more below and to the left (see the file comment).
+  void small_in_box(const Aabb& box, const RangeSearch& s, std::uint32_t q, Scratch& t) const {
+    const HomeGrid& home = grid.home;
+    const GridCells& cells = home.cells();
+    const std::int64_t col_lo = cells.index(box.min.x) - 1, col_hi = cells.index(box.max.x);
+    const auto [first, last] =
+        home.row_range(cells.index(box.min.y) - 1 - home.row0(), cells.index(box.max.y) - home.row0());
+    for (std::size_t k = first; k < last; ++k) search_row(k, col_lo, col_hi, s, q, t);
+  }
+
+  /// A segment (within the indexed extent) walks its cells instead: the home row r can
+  /// hold a shape meeting it only in the columns of its footprint in rows r and r + 1 and
+  /// one more to their left (a shape spans at most its home column and the next, its home
+  /// row and the next), so a long segment costs its rows and columns, not its box.
+  void small_along_segment(const Segment& seg, const RangeSearch& s, std::uint32_t q, Scratch& t) const {
+    const HomeGrid& home = grid.home;
+    const GridCells& cells = home.cells();
+    t.footprint.clear();
+    cells.for_each_segment_row(seg, [&](std::int64_t row, CellSpan cols) { t.footprint.push_back({row, cols}); });
+    if (t.footprint.empty()) return;
+    const std::int64_t first_row = t.footprint.front().first;
+    auto span_of = [&](std::int64_t row) {
+      const std::int64_t i = row - first_row;
+      return i >= 0 && i < static_cast<std::int64_t>(t.footprint.size()) ? t.footprint[static_cast<std::size_t>(i)].second
+                                                                          : CellSpan{};
+    };
+    const std::span<const HomeGrid::Row> rows = home.rows();
+    std::size_t k = home.row_range(first_row - 1 - home.row0(), t.footprint.back().first - home.row0()).first;
+    for (; k < rows.size() && rows[k].row + home.row0() <= t.footprint.back().first; ++k) {
+      const std::int64_t r = rows[k].row + home.row0();
+      const CellSpan here = span_of(r), above = span_of(r + 1);
+      const std::int64_t lo = std::min(here.size() ? here.lo : above.lo, above.size() ? above.lo : here.lo) - 1;
+      const std::int64_t hi = std::max(here.size() ? here.hi : above.hi, above.size() ? above.hi : here.hi);
+      search_row(k, lo, hi, s, q, t);
+    }
+  }
+
+  /// Row k's shapes with home columns in [col_lo, col_hi] (absolute) through the range
+  /// search.
+  void search_row(std::size_t k, std::int64_t col_lo, std::int64_t col_hi, const RangeSearch& s, std::uint32_t q,
+                  Scratch& t) const {
+    const HomeGrid& home = grid.home;
+    const HomeGrid::Row& row = home.rows()[k];
+    const std::uint32_t begin = home.first_col_at_least(row.begin, row.end, col_lo);
+    const std::uint32_t end = home.first_col_at_least(begin, row.end, col_hi + 1);
+    if (begin < end) kernels.range_pairs(s, q, begin, end, t.candidates);
+  }
+
   /// Query shape q: its candidates among the small shapes into the buffer, its pairs
   /// with the large ones into t.keys.
   void query(std::uint32_t q, Scratch& t) const {
-    const ShapeRecord query = record_of(*t.queries, t.query_kinds, q);
-    const ShapeKind kind = t.query_kinds.kind(q);
+    const ShapeRecord query = t.record(q);
+    const ShapeKind kind = t.kind(q);
     // The query's box within the indexed shapes' extent (which holds every one of them:
     // a shape meets the query's box iff it meets this part), so that its cell indices
     // stay in range however far the query reaches.
@@ -82,20 +139,14 @@ struct GridIndex::Impl {
     const Aabb box{{std::max(query.box.min.x, extent.min.x), std::max(query.box.min.y, extent.min.y)},
                    {std::min(query.box.max.x, extent.max.x), std::min(query.box.max.y, extent.max.y)}};
     if (!grid.tiled_only && grid.home.small_count() != 0) {
-      const HomeGrid& home = grid.home;
-      const GridCells& cells = home.cells();
-      const std::int64_t col_lo = cells.index(box.min.x) - 1, col_hi = cells.index(box.max.x);
-      const auto [first, last] =
-          home.row_range(cells.index(box.min.y) - 1 - home.row0(), cells.index(box.max.y) - home.row0());
-      const HomeGrid::Columns at = home.columns();
+      const HomeGrid::Columns at = grid.home.columns();
       const RangeSearch s{at.minx, at.miny, at.maxx, at.maxy, box, kind == ShapeKind::segment,
                           SegmentSideFilter(query.g)};
-      for (std::size_t k = first; k < last; ++k) {
-        const HomeGrid::Row& row = home.rows()[k];
-        const std::uint32_t begin = home.first_col_at_least(row.begin, row.end, col_lo);
-        const std::uint32_t end = home.first_col_at_least(begin, row.end, col_hi + 1);
-        if (begin < end) kernels.range_pairs(s, q, begin, end, t.candidates);
-      }
+      const bool clipped = !(box == query.box);
+      if (kind == ShapeKind::segment && !clipped)
+        small_along_segment(as_segment(query.g), s, q, t);
+      else
+        small_in_box(box, s, q, t);
     }
     t.near.clear();
     if (grid.tiled.entries() != 0) {
@@ -136,6 +187,34 @@ GridIndex::GridIndex(const Scene& scene, const FindPairsOptions& options) {
 }
 
 std::size_t GridIndex::size() const { return impl_ ? impl_->grid.shapes : 0; }
+
+template <class S>
+void GridIndex::touching_shape(const S& shape, ShapeKind kind, std::vector<ShapeId>& out) const {
+  out.clear();
+  if (size() == 0) return;
+  const Impl& index = *impl_;
+  Impl::Scratch t;
+  t.index = &index;
+  t.single = {bounds(shape), {}};
+  t.single_kind = kind;
+  const float* g = reinterpret_cast<const float*>(&shape);  // Segment, Circle, Box: their floats in ShapeRecord order
+  std::copy(g, g + sizeof(S) / sizeof(float), t.single.g);
+  t.candidates.flush = &Impl::flush;
+  t.candidates.context = &t;
+  index.query(0, t);
+  Impl::flush(&t);
+  std::sort(t.keys.begin(), t.keys.end());
+  out.resize(t.keys.size());
+  for (std::size_t i = 0; i < t.keys.size(); ++i) out[i] = index.grid.kinds.id(static_cast<std::uint32_t>(t.keys[i]));
+}
+
+void GridIndex::touching(const Segment& s, std::vector<ShapeId>& out) const {
+  touching_shape(s, ShapeKind::segment, out);
+}
+void GridIndex::touching(const Circle& c, std::vector<ShapeId>& out) const {
+  touching_shape(c, ShapeKind::circle, out);
+}
+void GridIndex::touching(const Box& b, std::vector<ShapeId>& out) const { touching_shape(b, ShapeKind::box, out); }
 
 void GridIndex::pairs_with(const Scene& queries, std::vector<CrossPair>& out) const {
   out.clear();

@@ -109,3 +109,49 @@ TEST_CASE("a grid index refuses invalid cell sizes", "[grid]") {
   o.cell_size = -1.0f;
   CHECK_THROWS_AS(GridIndex(Scene{}, o), Error);
 }
+
+TEST_CASE("a grid index finds exactly the shapes one query shape touches, long segments walking their cells",
+          "[grid]") {
+  std::size_t seen = 0;
+  for (const auto& [name, scene] : test::broadphase_scenes(1500)) {
+    const Aabb world = scene.bounds();
+    for (float cell : {0.0f, 0.25f}) {
+      FindPairsOptions o;
+      o.cell_size = cell;
+      const GridIndex index(scene, o);
+      // Queries: the shapes of another family over the same world, long segments across
+      // it in every direction (corner to corner, along the edges, through lattice points),
+      // points (zero-size boxes and circles) on shapes' endpoints and corners.
+      Scene queries;
+      const float x0 = world.min.x, y0 = world.min.y, x1 = world.max.x, y1 = world.max.y;
+      const float xm = x0 / 2 + x1 / 2, ym = y0 / 2 + y1 / 2;
+      for (const Segment& s : {Segment{{x0, y0}, {x1, y1}}, Segment{{x1, y0}, {x0, y1}}, Segment{{x0, ym}, {x1, ym}},
+                               Segment{{xm, y0}, {xm, y1}}, Segment{{x0, y0}, {x1, y0}}, Segment{{x1, y1}, {x0, y0}},
+                               Segment{{x0 - 1, y0 - 1}, {xm, ym}}})
+        queries.add(s);
+      for (std::uint32_t i = 0; i < std::min<std::size_t>(scene.segment_count(), 40); ++i) {
+        const Segment s = scene.segment(i * 7 % static_cast<std::uint32_t>(scene.segment_count()));
+        queries.add(Box{s.a, s.a});
+        queries.add(Circle{s.b, 0.0f});
+        queries.add(Segment{s.a, {s.b.x + (x1 - x0) / 3, s.b.y - (y1 - y0) / 5}});
+      }
+      for (std::uint32_t i = 0; i < std::min<std::size_t>(scene.box_count(), 20); ++i) {
+        const Box b = scene.box(i);
+        queries.add(Box{b.max, {b.max.x + 1, b.max.y + 1}});
+        queries.add(Circle{b.min, 1.5f});
+      }
+      std::vector<ShapeId> got;
+      for_each_shape(queries, [&](ShapeId q, const auto& shape) {
+        INFO(name << ", cell " << cell << ", query " << kind_letter(q.kind()) << q.index());
+        std::vector<ShapeId> want;
+        for_each_shape(scene, [&](ShapeId s, const auto& other) {
+          if (intersects(shape, other)) want.push_back(s);
+        });
+        index.touching(shape, got);
+        seen += want.size();
+        CHECK(got == want);
+      });
+    }
+  }
+  CHECK(seen > 0);
+}

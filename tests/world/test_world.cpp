@@ -5,7 +5,8 @@
 // each other and which intersect), and its events the difference of consecutive sets; the
 // same history on 1, 2 and 4 threads and every ISA gives byte-identical pairs and events.
 // Stale handles, invalid geometry and bad batches are refused and leave the world as it
-// was.
+// was. Queries (shapes, points, long segments) and segment casts after every step equal
+// the model's brute force.
 #include <tbb/global_control.h>
 
 #include <algorithm>
@@ -15,6 +16,9 @@
 #include <vector>
 
 #include "hitgrid/core/intersects.hpp"
+#include "hitgrid/core/ray_box.hpp"
+#include "hitgrid/core/ray_circle.hpp"
+#include "hitgrid/core/ray_segment.hpp"
 #include "hitgrid/core/splitmix64.hpp"
 #include "hitgrid/simd/isa.hpp"
 #include "hitgrid/world/world.hpp"
@@ -164,6 +168,32 @@ std::vector<Frame> run_history(std::uint64_t seed, const WorldOptions& options, 
       CHECK(world.user(h) == s.user);
       CHECK(world.body(h) == s.body);
       CHECK(world.filter(h) == s.filter);
+    }
+    // Queries and casts on the shapes of this frame, against the model.
+    for (int k = 0; k < 4; ++k) {
+      const float px = rnd.coordinate(world_size), py = rnd.coordinate(world_size);
+      const Shape probe = k == 3 ? Shape{Box{{px, py}, {px, py}}} : rnd.shape(world_size, k == 0 ? world_size : size);
+      const std::uint64_t mask = rnd.below(3) == 0 ? std::uint64_t{rnd.below(8)} : ~std::uint64_t{0};
+      std::vector<ShapeHandle> want_found;
+      for (const auto& [h, s] : model.shapes)
+        if ((s.filter.category & mask) != 0 && touch(probe, s.shape)) want_found.push_back(h);
+      std::vector<ShapeHandle> found;
+      world.query(probe, mask, found);
+      CHECK(found == want_found);
+      if (const auto* cast = std::get_if<Segment>(&probe)) {
+        std::vector<CastHit> hits;
+        world.cast(*cast, mask, hits);
+        std::vector<ShapeHandle> hit_handles;
+        for (const CastHit& hit : hits) {
+          hit_handles.push_back(hit.handle);
+          const RayHit ref = std::visit([&](const auto& g) { return raycast(*cast, g); }, model.shapes[hit.handle].shape);
+          CHECK(hit.t == ref.t_near);
+          CHECK(hit.point == ref.p_near);
+        }
+        CHECK(std::is_sorted(hits.begin(), hits.end(), [](const CastHit& a, const CastHit& b) { return a.t < b.t; }));
+        std::sort(hit_handles.begin(), hit_handles.end());
+        CHECK(hit_handles == want_found);
+      }
     }
     previous = want;
     out.push_back(std::move(got));

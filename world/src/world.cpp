@@ -7,7 +7,8 @@
 // Invariants between calls:
 //   - a live slot's shape is at scenes[body][kind] position `dense`, and
 //     owners[body][kind][dense] is that slot;
-//   - static_index holds exactly scenes[static] unless static_changed;
+//   - index[b] holds exactly scenes[b] unless index_stale[b] (the dynamic shapes' index
+//     is built only for queries; their pairs come from the PairFinder);
 //   - current holds the pairs of the last step, sorted by slot pair (within one list a
 //     slot has one generation, so this is handle order).
 
@@ -17,11 +18,17 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <initializer_list>
 #include <optional>
 #include <string>
+#include <type_traits>
 
 #include "hitgrid/broadphase/find_pairs.hpp"
 #include "hitgrid/broadphase/grid_index.hpp"
+#include "hitgrid/core/ray_box.hpp"
+#include "hitgrid/core/ray_circle.hpp"
+#include "hitgrid/core/ray_segment.hpp"
 #include "hitgrid/core/scene.hpp"
 
 namespace hitgrid {
@@ -108,7 +115,7 @@ struct World::State {
     s.body = body;
     s.kind = id.kind();
     s.dense = id.index();
-    if (b == static_scene) static_changed = true;
+    index_stale[b] = true;
   }
 
   /// Takes `slot`'s shape out of its scene; the kind's last shape moves into its place.
@@ -122,7 +129,7 @@ struct World::State {
     slots[moved].dense = s.dense;
     own.pop_back();
     bounds_stale[b] = true;
-    if (b == static_scene) static_changed = true;
+    index_stale[b] = true;
   }
 
   /// A free slot (the lowest freed one first: the same calls give the same handles).
@@ -166,18 +173,25 @@ struct World::State {
     next.push_back({handle_of(a), handle_of(b)});
   }
 
+  /// Exact bounds for the scenes, and the indexes of `which` scenes up to date. In the
+  /// world's arena.
+  void refresh(std::initializer_list<std::size_t> which) {
+    for (std::size_t b = 0; b < 2; ++b)
+      if (bounds_stale[b]) {
+        scenes[b].recompute_bounds();
+        bounds_stale[b] = false;
+      }
+    for (std::size_t b : which)
+      if (index_stale[b]) {
+        index[b] = GridIndex(scenes[b], find_options);
+        index_stale[b] = false;
+      }
+  }
+
   void find_pairs() {
     arena.execute([&] {
-      for (std::size_t b = 0; b < 2; ++b)
-        if (bounds_stale[b]) {
-          scenes[b].recompute_bounds();
-          bounds_stale[b] = false;
-        }
-      if (static_changed) {
-        static_index = GridIndex(scenes[static_scene], find_options);
-        static_changed = false;
-      }
-      static_index.pairs_with(scenes[dynamic_scene], cross_pairs);
+      refresh({static_scene});
+      index[static_scene].pairs_with(scenes[dynamic_scene], cross_pairs);
     });
     finder.find_pairs(scenes[dynamic_scene], dynamic_pairs);
     const auto& dyn = owners[dynamic_scene];
@@ -226,8 +240,9 @@ struct World::State {
   std::array<Scene, 2> scenes;                                       // static, dynamic
   std::array<std::array<std::vector<std::uint32_t>, 3>, 2> owners;  // [body][kind][dense] -> slot
   std::array<bool, 2> bounds_stale{};
-  bool static_changed = true;
-  GridIndex static_index;
+  std::array<bool, 2> index_stale{true, true};
+  std::array<GridIndex, 2> index;
+  std::vector<ShapeId> found;
 
   PairList dynamic_pairs;
   std::vector<CrossPair> cross_pairs;
@@ -308,7 +323,7 @@ void World::move(std::span<const ShapeHandle> handles, std::span<const Shape> sh
     if (kind_of(shapes[i]) == slot.kind) {
       std::visit([&](const auto& g) { s.scenes[b].set(slot.dense, g); }, shapes[i]);
       s.bounds_stale[b] = true;
-      if (b == static_scene) s.static_changed = true;
+      s.index_stale[b] = true;
     } else {
       s.take_out(handles[i].index);
       s.insert(handles[i].index, shapes[i], slot.body);
@@ -373,6 +388,70 @@ void World::step() {
 std::span<const HandlePair> World::pairs() const { return s_->current; }
 std::span<const HandlePair> World::begin_events() const { return s_->begins; }
 std::span<const HandlePair> World::end_events() const { return s_->ends; }
+
+void World::query(const Shape& shape, std::uint64_t mask, std::vector<ShapeHandle>& out) {
+  State& s = *s_;
+  if (auto why = std::visit([](const auto& g) { return invalid_reason(g); }, shape)) throw Error("query: " + *why);
+  out.clear();
+  s.arena.execute([&] {
+    s.refresh({static_scene, dynamic_scene});
+    for (std::size_t b = 0; b < 2; ++b) {
+      std::visit([&](const auto& g) { s.index[b].touching(g, s.found); }, shape);
+      for (ShapeId id : s.found) {
+        const std::uint32_t slot = s.owners[b][static_cast<std::size_t>(id.kind())][id.index()];
+        if ((s.slots[slot].filter.category & mask) != 0) out.push_back(s.handle_of(slot));
+      }
+    }
+  });
+  std::sort(out.begin(), out.end());
+}
+
+namespace {
+
+Vec2d unit(double x, double y) {
+  const double n = std::hypot(x, y);
+  return n > 0.0 ? Vec2d{x / n, y / n} : Vec2d{};
+}
+
+/// The outward normal where a segment cast first meets a shape (CastHit::normal).
+Vec2d normal_at(const Segment& cast, const RayHit& hit, const Shape& shape) {
+  if (hit.starts_inside) return {};
+  return std::visit(
+      [&](const auto& g) -> Vec2d {
+        using S = std::decay_t<decltype(g)>;
+        if constexpr (std::is_same_v<S, Box>) {
+          // The hit point lies on the face exactly (ray_box.hpp).
+          if (hit.p_near.x == g.min.x) return {-1.0, 0.0};
+          if (hit.p_near.x == g.max.x) return {1.0, 0.0};
+          if (hit.p_near.y == g.min.y) return {0.0, -1.0};
+          return {0.0, 1.0};
+        } else if constexpr (std::is_same_v<S, Circle>) {
+          return unit(hit.p_near.x - g.c.x, hit.p_near.y - g.c.y);
+        } else {
+          // The side of the segment's line the cast comes from; none when it runs along it.
+          const double dx = double{g.b.x} - g.a.x, dy = double{g.b.y} - g.a.y;
+          const double side = dx * (double{cast.a.y} - g.a.y) - dy * (double{cast.a.x} - g.a.x);
+          if (side == 0.0) return {};
+          return side > 0.0 ? unit(-dy, dx) : unit(dy, -dx);
+        }
+      },
+      shape);
+}
+
+}  // namespace
+
+void World::cast(const Segment& cast, std::uint64_t mask, std::vector<CastHit>& hits) {
+  std::vector<ShapeHandle> touched;
+  query(cast, mask, touched);
+  hits.clear();
+  for (ShapeHandle h : touched) {
+    const Shape target = shape(h);
+    const RayHit hit = std::visit([&](const auto& g) { return raycast(cast, g); }, target);
+    // query() found the hit exactly; raycast's hit is the same exact test.
+    hits.push_back({h, hit.t_near, hit.p_near, normal_at(cast, hit, target)});
+  }
+  std::stable_sort(hits.begin(), hits.end(), [](const CastHit& x, const CastHit& y) { return x.t < y.t; });
+}
 
 void World::release_memory() {
   State& s = *s_;

@@ -22,6 +22,7 @@
 #include "hitgrid/broadphase/find_pairs.hpp"
 #include "hitgrid/core/scene.hpp"
 #include "hitgrid/core/shape_id.hpp"
+#include "hitgrid/core/shapes.hpp"
 
 namespace hitgrid {
 
@@ -46,6 +47,13 @@ class GridIndex {
   /// Shapes in the index.
   std::size_t size() const;
 
+  /// The shapes of the index that intersect `shape` (closed shapes: touching counts),
+  /// into `out` (replaced), ascending. A segment walks the cells it crosses; a box or a
+  /// circle looks at the cells of its bounds.
+  void touching(const Segment& shape, std::vector<ShapeId>& out) const;
+  void touching(const Circle& shape, std::vector<ShapeId>& out) const;
+  void touching(const Box& shape, std::vector<ShapeId>& out) const;
+
   /// Every pair of a shape of `queries` and a shape of the index that intersect (closed
   /// shapes: touching counts), into `out` (replaced; its capacity reused), ordered by
   /// query id, then shape id (ShapeId order: kind, then index). Parallel over the calling
@@ -54,6 +62,8 @@ class GridIndex {
 
  private:
   struct Impl;
+  template <class S>
+  void touching_shape(const S& shape, ShapeKind kind, std::vector<ShapeId>& out) const;
   std::unique_ptr<Impl> impl_;
 };
 

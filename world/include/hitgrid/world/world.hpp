@@ -101,6 +101,22 @@ class InvalidHandleError : public Error {
   ShapeHandle handle_;
 };
 
+/// A shape a segment cast meets: where it first meets it, on the cast's own parameter
+/// (a + t (b - a), t in [0, 1]).
+struct CastHit {
+  ShapeHandle handle;
+  /// The first time the cast touches the shape: |t - t*| <= 2^-45 |t*| (the bounds of
+  /// raycast against a box, circle and segment; ray_box.hpp, ray_circle.hpp,
+  /// ray_segment.hpp); exactly 0 when the cast starts in the shape.
+  double t = 0.0;
+  /// The cast's point at t, within the bounds of the same headers.
+  Vec2d point;
+  /// The shape's outward unit normal at the point (a box's face, a circle's radius, a
+  /// segment's side facing the cast's start); (0, 0) when the cast starts in the shape or
+  /// runs along a segment.
+  Vec2d normal;
+};
+
 struct WorldOptions {
   /// Worker threads; 0 means every hardware thread.
   unsigned threads = 0;
@@ -151,6 +167,17 @@ class World {
   /// After step(): pairs touching at the previous step but not now (or whose shapes no
   /// longer exist), sorted.
   std::span<const HandlePair> end_events() const;
+
+  // --- queries on the current shapes (including changes since the last step) -----------
+  /// The live shapes that intersect `shape` (closed shapes: touching counts, exactly)
+  /// and whose category shares a bit with `mask`, into `out` (replaced), sorted by handle.
+  /// A zero-size box or circle is a point query. Builds the grids that changed since the
+  /// last query or step. Throws hitgrid::Error if `shape` is invalid.
+  void query(const Shape& shape, std::uint64_t mask, std::vector<ShapeHandle>& out);
+  /// The shapes the closed segment `cast` touches (as query()), into `hits` (replaced),
+  /// ordered by t, then handle. The hit or miss is exact; t and the point are rounded
+  /// (CastHit).
+  void cast(const Segment& cast, std::uint64_t mask, std::vector<CastHit>& hits);
 
   /// Gives back the scratch memory kept between steps (the shapes and pairs stay).
   void release_memory();
