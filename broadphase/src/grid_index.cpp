@@ -17,10 +17,13 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <cmath>
 #include <span>
 #include <utility>
 
 #include "cell_size.hpp"
+#include "hitgrid/core/error.hpp"
+#include "hitgrid/core/within_distance.hpp"
 #include "grid.hpp"
 #include "grid_kernels.hpp"
 #include "pair_keys.hpp"
@@ -32,9 +35,39 @@ namespace {
 /// Query shapes per task of the pass's parallel loop.
 constexpr std::size_t queries_per_task = 256;
 
-/// The exact test on two packed shapes in either kind order.
-bool touches(ShapeKind ka, const float* a, ShapeKind kb, const float* b) {
-  return ka <= kb ? intersects_packed(ka, a, kb, b) : intersects_packed(kb, b, ka, a);
+/// The exact test on two packed shapes in either kind order: they intersect (margin 0)
+/// or lie within distance `margin` of each other.
+bool touches(ShapeKind ka, const float* a, ShapeKind kb, const float* b, float margin) {
+  if (margin == 0.0f) return ka <= kb ? intersects_packed(ka, a, kb, b) : intersects_packed(kb, b, ka, a);
+  auto shape = [](ShapeKind k, const float* g, auto&& f) {
+    switch (k) {
+      case ShapeKind::segment:
+        return f(as_segment(g));
+      case ShapeKind::circle:
+        return f(as_circle(g));
+      case ShapeKind::box:
+        break;
+    }
+    return f(as_box(g));
+  };
+  return shape(ka, a, [&](const auto& x) {
+    return shape(kb, b, [&](const auto& y) { return within_distance(x, y, margin); });
+  });
+}
+
+/// The box grown by m on every side, rounded outward: every point within distance m of
+/// the box is in it.
+Aabb grown(const Aabb& box, float m) {
+  if (m == 0.0f) return box;
+  auto down = [](double v) {
+    const auto f = static_cast<float>(v);
+    return static_cast<double>(f) > v ? std::nextafter(f, -HUGE_VALF) : f;
+  };
+  auto up = [](double v) {
+    const auto f = static_cast<float>(v);
+    return static_cast<double>(f) < v ? std::nextafter(f, HUGE_VALF) : f;
+  };
+  return {{down(double{box.min.x} - m), down(double{box.min.y} - m)}, {up(double{box.max.x} + m), up(double{box.max.y} + m)}};
 }
 
 }  // namespace
@@ -52,6 +85,7 @@ struct GridIndex::Impl {
     KindRanges query_kinds;
     ShapeRecord single{};
     ShapeKind single_kind = ShapeKind::segment;
+    float margin = 0.0f;  // pairs within this distance count
     CandidateBuffer candidates;  // (query, position in the home grid's columns)
     std::vector<TiledGrid::NearShape> near;
     std::vector<std::pair<std::int64_t, CellSpan>> footprint;  // a segment's cells, by row
@@ -70,7 +104,7 @@ struct GridIndex::Impl {
       const std::uint32_t q = t.candidates.a[i];
       const ShapeRecord query = t.record(q);
       const HomeGrid::Item& item = home.item_at(t.candidates.b[i]);
-      if (touches(t.kind(q), query.g, kinds.kind(item.shape), item.g))
+      if (touches(t.kind(q), query.g, kinds.kind(item.shape), item.g, t.margin))
         t.keys.push_back(std::uint64_t{q} << 32 | item.shape);
     }
     t.candidates.count = 0;
@@ -128,8 +162,9 @@ struct GridIndex::Impl {
   /// Query shape q: its candidates among the small shapes into the buffer, its pairs
   /// with the large ones into t.keys.
   void query(std::uint32_t q, Scratch& t) const {
-    const ShapeRecord query = t.record(q);
+    ShapeRecord query = t.record(q);
     const ShapeKind kind = t.kind(q);
+    query.box = grown(query.box, t.margin);  // a shape within the margin meets this box
     // The query's box within the indexed shapes' extent (which holds every one of them:
     // a shape meets the query's box iff it meets this part), so that its cell indices
     // stay in range however far the query reaches.
@@ -140,10 +175,12 @@ struct GridIndex::Impl {
                    {std::min(query.box.max.x, extent.max.x), std::min(query.box.max.y, extent.max.y)}};
     if (!grid.tiled_only && grid.home.small_count() != 0) {
       const HomeGrid::Columns at = grid.home.columns();
-      const RangeSearch s{at.minx, at.miny, at.maxx, at.maxy, box, kind == ShapeKind::segment,
+      // (The side filter drops boxes wholly on one side of a segment's line: only for
+      // pairs that must intersect, not for pairs within a margin.)
+      const RangeSearch s{at.minx, at.miny, at.maxx, at.maxy, box, kind == ShapeKind::segment && t.margin == 0.0f,
                           SegmentSideFilter(query.g)};
       const bool clipped = !(box == query.box);
-      if (kind == ShapeKind::segment && !clipped)
+      if (kind == ShapeKind::segment && !clipped && t.margin == 0.0f)
         small_along_segment(as_segment(query.g), s, q, t);
       else
         small_in_box(box, s, q, t);
@@ -163,7 +200,7 @@ struct GridIndex::Impl {
     std::sort(t.near.begin(), t.near.end(), [](const auto& a, const auto& b) { return a.shape < b.shape; });
     for (std::size_t i = 0; i < t.near.size(); ++i) {
       if (i > 0 && t.near[i].shape == t.near[i - 1].shape) continue;  // one per tile it spans
-      if (touches(kind, query.g, grid.kinds.kind(t.near[i].shape), t.near[i].g))
+      if (touches(kind, query.g, grid.kinds.kind(t.near[i].shape), t.near[i].g, t.margin))
         t.keys.push_back(std::uint64_t{q} << 32 | t.near[i].shape);
     }
   }
@@ -216,7 +253,8 @@ void GridIndex::touching(const Circle& c, std::vector<ShapeId>& out) const {
 }
 void GridIndex::touching(const Box& b, std::vector<ShapeId>& out) const { touching_shape(b, ShapeKind::box, out); }
 
-void GridIndex::pairs_with(const Scene& queries, std::vector<CrossPair>& out) const {
+void GridIndex::pairs_with(const Scene& queries, std::vector<CrossPair>& out, float margin) const {
+  if (!valid_margin(margin)) throw Error("pairs_with: the margin must be finite and >= 0");
   out.clear();
   if (size() == 0 || queries.empty()) return;
   const Impl& index = *impl_;
@@ -226,6 +264,7 @@ void GridIndex::pairs_with(const Scene& queries, std::vector<CrossPair>& out) co
     t.index = &index;
     t.queries = &queries;
     t.query_kinds = query_kinds;
+    t.margin = margin;
     return t;
   });
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, queries.size(), queries_per_task), [&](const auto& r) {

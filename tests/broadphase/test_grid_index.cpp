@@ -13,6 +13,7 @@
 #include "hitgrid/core/error.hpp"
 #include "hitgrid/core/generators.hpp"
 #include "hitgrid/core/intersects.hpp"
+#include "hitgrid/core/within_distance.hpp"
 #include "hitgrid/simd/isa.hpp"
 #include "support/pathological_scenes.hpp"
 
@@ -154,4 +155,28 @@ TEST_CASE("a grid index finds exactly the shapes one query shape touches, long s
     }
   }
   CHECK(seen > 0);
+}
+
+TEST_CASE("a grid index with a margin finds exactly the pairs within that distance", "[grid]") {
+  std::size_t seen = 0;
+  for (const auto& [name, scene] : test::broadphase_scenes(800)) {
+    const auto [index_scene, queries] = split(scene);
+    for (float margin : {0.0f, 0.125f, 2.0f}) {
+      std::vector<CrossPair> want;
+      for_each_shape(queries, [&](ShapeId q, const auto& a) {
+        for_each_shape(index_scene, [&](ShapeId s, const auto& b) {
+          if (within_distance(a, b, margin)) want.push_back({q, s});
+        });
+      });
+      seen += want.size();
+      std::vector<CrossPair> got;
+      GridIndex(index_scene).pairs_with(queries, got, margin);
+      INFO(name << ", margin " << margin);
+      CHECK(got.size() == want.size());
+      CHECK(got == want);
+    }
+  }
+  CHECK(seen > 0);
+  std::vector<CrossPair> out;
+  CHECK_THROWS_AS(GridIndex(Scene{}).pairs_with(Scene{}, out, -1.0f), Error);
 }

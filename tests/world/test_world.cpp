@@ -20,6 +20,7 @@
 #include "hitgrid/core/ray_circle.hpp"
 #include "hitgrid/core/ray_segment.hpp"
 #include "hitgrid/core/splitmix64.hpp"
+#include "hitgrid/core/within_distance.hpp"
 #include "hitgrid/simd/isa.hpp"
 #include "hitgrid/world/world.hpp"
 
@@ -38,9 +39,14 @@ bool touch(const Shape& a, const Shape& b) {
   return std::visit([](const auto& x, const auto& y) { return intersects(x, y); }, a, b);
 }
 
+bool within(const Shape& a, const Shape& b, float m) {
+  return std::visit([&](const auto& x, const auto& y) { return within_distance(x, y, m); }, a, b);
+}
+
 /// The model: live shapes by handle, and the brute-force pair set.
 struct Model {
   std::map<ShapeHandle, ModelShape> shapes;
+  float margin = 0.0f;
   std::vector<HandlePair> pairs() const {
     std::vector<HandlePair> out;
     for (auto i = shapes.begin(); i != shapes.end(); ++i)
@@ -48,7 +54,8 @@ struct Model {
         const ModelShape &a = i->second, &b = j->second;
         if (a.body == BodyType::static_body && b.body == BodyType::static_body) continue;
         if ((a.filter.category & b.filter.mask) == 0 || (b.filter.category & a.filter.mask) == 0) continue;
-        if (touch(a.shape, b.shape)) out.push_back({i->first, j->first});
+        if (margin == 0.0f ? touch(a.shape, b.shape) : within(a.shape, b.shape, margin))
+          out.push_back({i->first, j->first});
       }
     return out;
   }
@@ -102,6 +109,7 @@ std::vector<Frame> run_history(std::uint64_t seed, const WorldOptions& options, 
   Random rnd(seed);
   World world(options);
   Model model;
+  model.margin = options.margin;
   std::vector<HandlePair> previous;
   std::vector<Frame> out;
   const float world_size = 40.0f, size = 4.0f;
@@ -342,4 +350,40 @@ TEST_CASE("static shapes never pair with each other; filters and bodies change p
   world.step();
   CHECK(std::vector<HandlePair>(world.begin_events().begin(), world.begin_events().end()) ==
         std::vector<HandlePair>{{w1, w2}});
+}
+
+TEST_CASE("with a contact margin, the world's pairs are the pairs within the margin, exactly", "[world]") {
+  tbb::global_control allow(tbb::global_control::max_allowed_parallelism, 8);
+  for (float margin : {0.25f, 1.0f}) {
+    WorldOptions o;
+    o.margin = margin;
+    o.threads = 1;
+    o.isa = Isa::scalar;
+    const std::vector<Frame> reference = run_history(4, o, 30);
+    std::size_t pairs = 0;
+    for (const Frame& f : reference) pairs += f.pairs.size();
+    CHECK(pairs > 0);
+    for (Isa isa : supported_isas())
+      for (unsigned threads : {2u, 4u}) {
+        INFO("margin " << margin << ", " << isa_name(isa) << ", " << threads << " threads");
+        o.isa = isa;
+        o.threads = threads;
+        CHECK(run_history(4, o, 30) == reference);
+      }
+  }
+  WorldOptions bad;
+  bad.margin = -1.0f;
+  CHECK_THROWS_AS(World(bad), Error);
+  bad.margin = std::numeric_limits<float>::quiet_NaN();
+  CHECK_THROWS_AS(World(bad), Error);
+  // Two circles 0.5 apart: touching with a margin of 0.5, not with one just below.
+  for (float m : {0.5f, std::nextafter(0.5f, 0.0f)}) {
+    WorldOptions w;
+    w.margin = m;
+    World world(w);
+    world.create({Circle{{0, 0}, 1}});
+    world.create({Circle{{2.5f, 0}, 1}});
+    world.step();
+    CHECK(world.pairs().size() == (m == 0.5f ? 1u : 0u));
+  }
 }

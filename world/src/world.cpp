@@ -30,6 +30,7 @@
 #include "hitgrid/core/ray_circle.hpp"
 #include "hitgrid/core/ray_segment.hpp"
 #include "hitgrid/core/scene.hpp"
+#include "hitgrid/core/within_distance.hpp"
 
 namespace hitgrid {
 namespace {
@@ -73,7 +74,12 @@ struct World::State {
   };
 
   explicit State(const WorldOptions& o)
-      : options(o), find_options(find_options_of(o)), finder(find_options), arena(threads_of(finder)) {}
+      : options(checked(o)), find_options(find_options_of(o)), finder(find_options), arena(threads_of(finder)) {}
+
+  static const WorldOptions& checked(const WorldOptions& o) {
+    if (!valid_margin(o.margin)) throw Error("the world's margin must be finite and >= 0");
+    return o;
+  }
 
   static FindPairsOptions find_options_of(const WorldOptions& o) {
     FindPairsOptions f;
@@ -188,21 +194,30 @@ struct World::State {
       }
   }
 
+  /// The dynamic shapes' pairs among themselves: the grid broad phase, or with a margin
+  /// the dynamic shapes' index against themselves (each pair found from both sides, kept
+  /// once).
   void find_pairs() {
+    const float margin = options.margin;
     arena.execute([&] {
-      refresh({static_scene});
-      index[static_scene].pairs_with(scenes[dynamic_scene], cross_pairs);
+      refresh(margin == 0.0f ? std::initializer_list<std::size_t>{static_scene}
+                             : std::initializer_list<std::size_t>{static_scene, dynamic_scene});
+      index[static_scene].pairs_with(scenes[dynamic_scene], cross_pairs, margin);
+      if (margin != 0.0f) index[dynamic_scene].pairs_with(scenes[dynamic_scene], self_pairs, margin);
     });
-    finder.find_pairs(scenes[dynamic_scene], dynamic_pairs);
     const auto& dyn = owners[dynamic_scene];
     const auto& sta = owners[static_scene];
+    auto dynamic_slot = [&](ShapeId id) { return dyn[static_cast<std::size_t>(id.kind())][id.index()]; };
     next.clear();
-    for (const Pair& p : dynamic_pairs)
-      add_pair(dyn[static_cast<std::size_t>(p.first().kind())][p.first().index()],
-               dyn[static_cast<std::size_t>(p.second().kind())][p.second().index()]);
+    if (margin == 0.0f) {
+      finder.find_pairs(scenes[dynamic_scene], dynamic_pairs);
+      for (const Pair& p : dynamic_pairs) add_pair(dynamic_slot(p.first()), dynamic_slot(p.second()));
+    } else {
+      for (const CrossPair& c : self_pairs)
+        if (c.query.bits() < c.shape.bits()) add_pair(dynamic_slot(c.query), dynamic_slot(c.shape));
+    }
     for (const CrossPair& c : cross_pairs)
-      add_pair(dyn[static_cast<std::size_t>(c.query.kind())][c.query.index()],
-               sta[static_cast<std::size_t>(c.shape.kind())][c.shape.index()]);
+      add_pair(dynamic_slot(c.query), sta[static_cast<std::size_t>(c.shape.kind())][c.shape.index()]);
     std::sort(next.begin(), next.end(), [](const HandlePair& x, const HandlePair& y) { return slot_key(x) < slot_key(y); });
   }
 
@@ -245,7 +260,7 @@ struct World::State {
   std::vector<ShapeId> found;
 
   PairList dynamic_pairs;
-  std::vector<CrossPair> cross_pairs;
+  std::vector<CrossPair> cross_pairs, self_pairs;
   std::vector<HandlePair> current, next, begins, ends;
   std::vector<std::uint32_t> scratch_slots;
 };
@@ -458,6 +473,7 @@ void World::release_memory() {
   s.finder.release_memory();
   PairList().swap(s.dynamic_pairs);
   std::vector<CrossPair>().swap(s.cross_pairs);
+  std::vector<CrossPair>().swap(s.self_pairs);
   std::vector<HandlePair>().swap(s.next);
   std::vector<std::uint32_t>().swap(s.scratch_slots);
 }

@@ -55,10 +55,11 @@ class GridIndex {
   void touching(const Box& shape, std::vector<ShapeId>& out) const;
 
   /// Every pair of a shape of `queries` and a shape of the index that intersect (closed
-  /// shapes: touching counts), into `out` (replaced; its capacity reused), ordered by
-  /// query id, then shape id (ShapeId order: kind, then index). Parallel over the calling
-  /// TBB arena.
-  void pairs_with(const Scene& queries, std::vector<CrossPair>& out) const;
+  /// shapes: touching counts) or, with a margin m > 0, lie within distance m of each other
+  /// (within_distance.hpp; exact too), into `out` (replaced; its capacity reused), ordered
+  /// by query id, then shape id (ShapeId order: kind, then index). Parallel over the
+  /// calling TBB arena. Throws hitgrid::Error unless m is finite and >= 0.
+  void pairs_with(const Scene& queries, std::vector<CrossPair>& out, float margin = 0.0f) const;
 
  private:
   struct Impl;

@@ -124,6 +124,11 @@ struct WorldOptions {
   /// The grids' cell sides (FindPairsOptions); 0 chooses them from the shapes.
   float cell_size = 0.0f;
   float large_cell_size = 0.0f;
+  /// Contact margin m: two shapes count as touching (pairs and events) when their
+  /// distance is at most m, decided exactly (within_distance.hpp), so that resting
+  /// contacts do not flicker. 0 is the exact touching rule. Queries and casts are not
+  /// affected. Must be finite and >= 0.
+  float margin = 0.0f;
 };
 
 class World {
