@@ -20,6 +20,7 @@
 #include "hitgrid/core/ray_circle.hpp"
 #include "hitgrid/core/ray_segment.hpp"
 #include "hitgrid/core/splitmix64.hpp"
+#include "hitgrid/core/swept_circle.hpp"
 #include "hitgrid/core/within_distance.hpp"
 #include "hitgrid/simd/isa.hpp"
 #include "hitgrid/world/world.hpp"
@@ -386,4 +387,121 @@ TEST_CASE("with a contact margin, the world's pairs are the pairs within the mar
     world.step();
     CHECK(world.pairs().size() == (m == 0.5f ? 1u : 0u));
   }
+}
+
+namespace {
+
+/// The impacts the model expects: every moving circle against every other shape it may
+/// pair with, by brute force with core's exact time-of-impact tests.
+std::vector<Impact> model_impacts(const std::map<ShapeHandle, ModelShape>& shapes,
+                                  const std::map<ShapeHandle, Vec2>& moving) {
+  std::vector<Impact> out;
+  for (const auto& [m, v] : moving) {
+    const Circle c = std::get<Circle>(shapes.at(m).shape);
+    for (const auto& [o, s] : shapes) {
+      if (o == m) continue;
+      const ShapeFilter &fm = shapes.at(m).filter, &fo = s.filter;
+      if ((fm.category & fo.mask) == 0 || (fo.category & fm.mask) == 0) continue;
+      TimeOfImpact toi;
+      const auto other_moving = moving.find(o);
+      if (other_moving != moving.end()) {
+        if (o < m) continue;  // the pair once, from its lower handle
+        toi = time_of_impact(c, v, std::get<Circle>(s.shape), other_moving->second);
+      } else {
+        toi = std::visit([&](const auto& g) { return time_of_impact(c, v, g); }, s.shape);
+      }
+      if (toi.kind != ToiKind::none) out.push_back({m, o, toi.kind, toi.t});
+    }
+  }
+  return out;  // (moving, other) order: both maps are ordered by handle
+}
+
+std::vector<Impact> impacts_history(std::uint64_t seed, const WorldOptions& options, int frames) {
+  Random rnd(seed);
+  World world(options);
+  std::map<ShapeHandle, ModelShape> shapes;
+  std::map<ShapeHandle, Vec2> moving;
+  std::vector<Impact> all;
+  const float world_size = 100.0f;
+  // Walls of zero thickness across the world, and boxes, static; shapes at random.
+  for (int k = 0; k < 6; ++k) {
+    const float at = rnd.coordinate(world_size);
+    ShapeDef wall(k % 2 == 0 ? Shape{Segment{{at, 0}, {at, world_size}}} : Shape{Segment{{0, at}, {world_size, at}}},
+                  BodyType::static_body);
+    shapes[world.create(wall)] = {wall.shape, wall.body, wall.filter, 0};
+  }
+  for (int f = 0; f < frames; ++f) {
+    for (int k = 0; k < 12; ++k) {
+      ShapeDef d(rnd.shape(world_size, 3.0f), rnd.below(4) == 0 ? BodyType::static_body : BodyType::dynamic_body,
+                 rnd.filter());
+      const ShapeHandle h = world.create(d);
+      shapes[h] = {d.shape, d.body, d.filter, 0};
+    }
+    // New displacements: slow, fast, and very fast (1e4 per frame) circles.
+    moving.clear();
+    for (const auto& [h, s] : shapes) {
+      if (s.body != BodyType::dynamic_body || !std::holds_alternative<Circle>(s.shape)) continue;
+      const float speed = rnd.below(3) == 0 ? 1e4f : (rnd.below(2) == 0 ? 30.0f : 2.0f);
+      Vec2 v{0.0f, 0.0f};
+      if (rnd.below(4) != 0) v = {rnd.coordinate(2 * speed) - speed, rnd.coordinate(2 * speed) - speed};
+      world.set_displacement(h, v);
+      if (v.x != 0.0f || v.y != 0.0f) moving[h] = v;
+    }
+    world.step();
+    const std::vector<Impact> want = model_impacts(shapes, moving);
+    const std::vector<Impact> got(world.impacts().begin(), world.impacts().end());
+    INFO("frame " << f << ", " << shapes.size() << " shapes, " << moving.size() << " moving");
+    CHECK(got.size() == want.size());
+    CHECK(got == want);
+    all.insert(all.end(), got.begin(), got.end());
+  }
+  return all;
+}
+
+}  // namespace
+
+TEST_CASE("moving circles report every shape they touch within the frame, exactly, at any speed", "[world]") {
+  tbb::global_control allow(tbb::global_control::max_allowed_parallelism, 8);
+  for (std::uint64_t seed : {5u, 6u}) {
+    WorldOptions o;
+    o.threads = 1;
+    o.isa = Isa::scalar;
+    const std::vector<Impact> reference = impacts_history(seed, o, 12);
+    std::size_t impacts = 0, walls = 0;
+    for (const Impact& i : reference) {
+      impacts += i.kind == ToiKind::impact;
+      walls += i.other.index < 6;  // the first six shapes are the walls
+    }
+    CHECK(impacts > 0);
+    CHECK(walls > 0);
+    for (Isa isa : supported_isas())
+      for (unsigned threads : {2u, 4u}) {
+        INFO(isa_name(isa) << ", " << threads << " threads");
+        o.isa = isa;
+        o.threads = threads;
+        CHECK(impacts_history(seed, o, 12) == reference);
+      }
+  }
+}
+
+TEST_CASE("a circle crossing a zero-thickness wall at 1e4 units per frame is reported", "[world]") {
+  World world;
+  ShapeDef wall(Segment{{0, -1}, {0, 1}}, BodyType::static_body);
+  const ShapeHandle w = world.create(wall);
+  const ShapeHandle ball = world.create({Circle{{-5000, 0}, 0.25f}});
+  world.set_displacement(ball, {10000, 0});
+  world.step();
+  CHECK(world.pairs().empty());  // at its current position it touches nothing
+  REQUIRE(world.impacts().size() == 1);
+  const Impact i = world.impacts()[0];
+  CHECK(i.moving == ball);
+  CHECK(i.other == w);
+  CHECK(i.kind == ToiKind::impact);
+  // First contact when the centre is 0.25 left of the wall: t = 4999.75 / 10000.
+  CHECK(std::abs(i.t - 0.499975) <= 0x1p-46 * 0.499975);
+  CHECK_THROWS_AS(world.set_displacement(w, {1, 0}), Error);  // a static segment
+  CHECK_THROWS_AS(world.set_displacement(ball, {std::numeric_limits<float>::infinity(), 0}), Error);
+  world.set_displacement(ball, {0, 0});
+  world.step();
+  CHECK(world.impacts().empty());
 }

@@ -20,6 +20,7 @@
 #include <array>
 #include <cmath>
 #include <initializer_list>
+#include <limits>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -30,6 +31,8 @@
 #include "hitgrid/core/ray_circle.hpp"
 #include "hitgrid/core/ray_segment.hpp"
 #include "hitgrid/core/scene.hpp"
+#include "hitgrid/core/swept_circle.hpp"
+#include "hitgrid/core/time_of_impact.hpp"
 #include "hitgrid/core/within_distance.hpp"
 
 namespace hitgrid {
@@ -71,6 +74,7 @@ struct World::State {
     std::uint32_t dense = 0;
     ShapeFilter filter;
     std::uint64_t user = 0;
+    Vec2 displacement{0.0f, 0.0f};  // a dynamic circle's, for continuous collision
   };
 
   explicit State(const WorldOptions& o)
@@ -121,6 +125,7 @@ struct World::State {
     s.body = body;
     s.kind = id.kind();
     s.dense = id.index();
+    if (body != BodyType::dynamic_body || s.kind != ShapeKind::circle) s.displacement = {0.0f, 0.0f};
     index_stale[b] = true;
   }
 
@@ -221,6 +226,82 @@ struct World::State {
     std::sort(next.begin(), next.end(), [](const HandlePair& x, const HandlePair& y) { return slot_key(x) < slot_key(y); });
   }
 
+  /// The swept disk's bounds, rounded outward one float step past the double values, so
+  /// that they hold the exact path (c + v is formed in double with error below a float's
+  /// step).
+  static Aabb swept_bounds(const Circle& c, Vec2 v) {
+    const double x0 = double{c.c.x}, x1 = x0 + double{v.x}, y0 = double{c.c.y}, y1 = y0 + double{v.y};
+    const double r = c.r;
+    // (Clamped to the finite floats: no shape lies beyond them.)
+    static constexpr float most = std::numeric_limits<float>::max();
+    auto down = [](double d) { return std::max(std::nextafter(static_cast<float>(d), -HUGE_VALF), -most); };
+    auto up = [](double d) { return std::min(std::nextafter(static_cast<float>(d), HUGE_VALF), most); };
+    return {{down(std::min(x0, x1) - r), down(std::min(y0, y1) - r)}, {up(std::max(x0, x1) + r), up(std::max(y0, y1) + r)}};
+  }
+
+  /// Continuous collision (World::impacts): each moving circle's swept bounds against the
+  /// shapes that do not move (both indexes), and the moving circles' swept bounds against
+  /// each other; the exact time-of-impact test on every candidate.
+  void find_impacts() {
+    impacts.clear();
+    moving.clear();
+    for (std::uint32_t slot : owners[dynamic_scene][static_cast<std::size_t>(ShapeKind::circle)])
+      if (slots[slot].displacement.x != 0.0f || slots[slot].displacement.y != 0.0f) moving.push_back(slot);
+    if (moving.empty()) return;
+    const Scene& dyn = scenes[dynamic_scene];
+    auto circle_of = [&](std::uint32_t slot) { return dyn.circle(slots[slot].dense); };
+    auto is_moving = [&](std::uint32_t slot) {
+      const Slot& o = slots[slot];
+      return o.body == BodyType::dynamic_body && o.kind == ShapeKind::circle &&
+             (o.displacement.x != 0.0f || o.displacement.y != 0.0f);
+    };
+    auto keep = [&](std::uint32_t a, std::uint32_t b, TimeOfImpact toi) {
+      if (toi.kind != ToiKind::none) impacts.push_back({handle_of(a), handle_of(b), toi.kind, toi.t});
+    };
+    swept.clear();
+    arena.execute([&] {
+      refresh({static_scene, dynamic_scene});
+      for (std::uint32_t m : moving) {
+        const Circle c = circle_of(m);
+        const Vec2 v = slots[m].displacement;
+        const Aabb box = swept_bounds(c, v);
+        swept.add(Box{box.min, box.max});
+        for (std::size_t b = 0; b < 2; ++b) {
+          index[b].touching(Box{box.min, box.max}, found);
+          for (ShapeId id : found) {
+            const std::uint32_t other = owners[b][static_cast<std::size_t>(id.kind())][id.index()];
+            if (other == m || is_moving(other) || !accepts(m, other)) continue;
+            const Scene& scene = scenes[b];
+            switch (id.kind()) {
+              case ShapeKind::segment:
+                keep(m, other, time_of_impact(c, v, scene.segment(id.index())));
+                break;
+              case ShapeKind::circle:
+                keep(m, other, time_of_impact(c, v, scene.circle(id.index())));
+                break;
+              case ShapeKind::box:
+                keep(m, other, time_of_impact(c, v, scene.box(id.index())));
+                break;
+            }
+          }
+        }
+      }
+      // Moving against moving: their swept bounds against each other, each pair once.
+      GridIndex(swept, find_options).pairs_with(swept, swept_pairs);
+    });
+    for (const CrossPair& p : swept_pairs) {
+      if (!(p.query.index() < p.shape.index())) continue;
+      std::uint32_t a = moving[p.query.index()], b = moving[p.shape.index()];
+      if (!accepts(a, b)) continue;
+      if (b < a) std::swap(a, b);
+      keep(a, b, time_of_impact(circle_of(a), slots[a].displacement, circle_of(b), slots[b].displacement));
+    }
+    std::sort(impacts.begin(), impacts.end(), [](const Impact& x, const Impact& y) {
+      return x.moving < y.moving || (x.moving == y.moving && x.other < y.other);
+    });
+    swept.clear();
+  }
+
   /// begins = next \ current, ends = current \ next; a slot pair whose generations differ
   /// is a different pair (a shape destroyed and its slot reused).
   void find_events() {
@@ -262,6 +343,10 @@ struct World::State {
   PairList dynamic_pairs;
   std::vector<CrossPair> cross_pairs, self_pairs;
   std::vector<HandlePair> current, next, begins, ends;
+  std::vector<Impact> impacts;
+  std::vector<std::uint32_t> moving;  // slots of the circles with a displacement
+  Scene swept;                        // their swept bounds, as boxes
+  std::vector<CrossPair> swept_pairs;
   std::vector<std::uint32_t> scratch_slots;
 };
 
@@ -294,6 +379,7 @@ void World::create(std::span<const ShapeDef> defs, std::span<ShapeHandle> out) {
     const std::uint32_t slot = s.take_slot();
     State::Slot& slot_state = s.slots[slot];
     slot_state.alive = true;
+    slot_state.displacement = {0.0f, 0.0f};
     slot_state.filter = defs[i].filter;
     slot_state.user = defs[i].user;
     s.insert(slot, defs[i].shape, defs[i].body);
@@ -398,7 +484,22 @@ std::size_t World::size() const { return s_->live_count; }
 void World::step() {
   s_->find_pairs();
   s_->find_events();
+  s_->find_impacts();
 }
+
+std::span<const Impact> World::impacts() const { return s_->impacts; }
+
+void World::set_displacement(ShapeHandle circle, Vec2 v) {
+  State& s = *s_;
+  const State::Slot& slot = s.live(circle, "set_displacement");
+  if (slot.kind != ShapeKind::circle || slot.body != BodyType::dynamic_body)
+    throw Error("set_displacement: " + handle_text(circle) + " is not a dynamic circle");
+  if (!std::isfinite(v.x) || !std::isfinite(v.y))
+    throw Error("set_displacement: " + handle_text(circle) + ": the displacement is not finite");
+  s.slots[circle.index].displacement = v;
+}
+
+Vec2 World::displacement(ShapeHandle handle) const { return s_->live(handle, "displacement").displacement; }
 
 std::span<const HandlePair> World::pairs() const { return s_->current; }
 std::span<const HandlePair> World::begin_events() const { return s_->begins; }

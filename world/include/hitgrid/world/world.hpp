@@ -42,7 +42,9 @@
 #include <vector>
 
 #include "hitgrid/core/error.hpp"
+#include "hitgrid/core/ray.hpp"
 #include "hitgrid/core/shapes.hpp"
+#include "hitgrid/core/time_of_impact.hpp"
 #include "hitgrid/simd/isa.hpp"
 
 namespace hitgrid {
@@ -117,6 +119,18 @@ struct CastHit {
   Vec2d normal;
 };
 
+/// A moving circle that touches another shape within the frame (continuous collision).
+struct Impact {
+  ShapeHandle moving;  // a dynamic circle with a displacement
+  ShapeHandle other;   // any shape it may pair with (if also moving, moving < other)
+  /// overlapping or touching at t = 0, or impact at t in (0, 1]: decided exactly
+  /// (time_of_impact.hpp, swept_circle.hpp).
+  ToiKind kind = ToiKind::none;
+  /// The first time of contact, |t - t*| <= 2^-46 t*; 0 unless an impact.
+  double t = 0.0;
+  friend bool operator==(const Impact&, const Impact&) = default;
+};
+
 struct WorldOptions {
   /// Worker threads; 0 means every hardware thread.
   unsigned threads = 0;
@@ -154,6 +168,15 @@ class World {
   void set_body(ShapeHandle handle, BodyType body);
   void set_user(ShapeHandle handle, std::uint64_t user);
 
+  /// The displacement of a dynamic circle over the next frames (its centre at time t of
+  /// a frame is c + t v, t in [0, 1]), for continuous collision: step() reports every
+  /// shape it touches along the way (impacts()), however fast it moves. It stays until
+  /// set again ({0, 0}: none) and is not applied to the circle's position. Throws
+  /// InvalidHandleError for a stale handle, hitgrid::Error for a shape that is not a
+  /// dynamic circle or a non-finite v.
+  void set_displacement(ShapeHandle circle, Vec2 v);
+  Vec2 displacement(ShapeHandle handle) const;
+
   bool contains(ShapeHandle handle) const;
   Shape shape(ShapeHandle handle) const;
   ShapeFilter filter(ShapeHandle handle) const;
@@ -183,6 +206,12 @@ class World {
   /// ordered by t, then handle. The hit or miss is exact; t and the point are rounded
   /// (CastHit).
   void cast(const Segment& cast, std::uint64_t mask, std::vector<CastHit>& hits);
+
+  /// After step(): for each dynamic circle with a displacement, the shapes it touches at
+  /// some time of the frame (the swept disk against their current shapes, or against
+  /// their own paths when they move too), sorted by (moving, other), with the first time
+  /// of contact. The filters and body rules of pairs apply.
+  std::span<const Impact> impacts() const;
 
   /// Gives back the scratch memory kept between steps (the shapes and pairs stay).
   void release_memory();
