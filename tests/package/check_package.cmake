@@ -1,8 +1,14 @@
-# Run by CTest (cmake -P): builds and runs tests/package/consumer against hitgrid.
+# Run by CTest (cmake -P): builds and runs a program against hitgrid: tests/package/consumer,
+# or the project in CONSUMER_DIR (relative to the source tree) whose executable is
+# CONSUMER_EXE, run with the arguments in CONSUMER_ARGS.
 #   MODE=find_package:     install the built tree into WORK_DIR/prefix, find_package it.
 #   MODE=add_subdirectory: add the source tree as a subdirectory.
 file(REMOVE_RECURSE ${WORK_DIR})
-set(consumer_src ${HITGRID_SOURCE_DIR}/tests/package/consumer)
+if(NOT CONSUMER_DIR)
+  set(CONSUMER_DIR tests/package/consumer)
+  set(CONSUMER_EXE consumer)
+endif()
+set(consumer_src ${HITGRID_SOURCE_DIR}/${CONSUMER_DIR})
 set(args -S ${consumer_src} -B ${WORK_DIR}/build -G Ninja -DCMAKE_BUILD_TYPE=Release -DHITGRID_MODE=${MODE}
          "-DCMAKE_CXX_FLAGS=${CONSUMER_FLAGS}" "-DCMAKE_EXE_LINKER_FLAGS=${CONSUMER_FLAGS}")
 if(MODE STREQUAL "find_package")
@@ -21,7 +27,8 @@ foreach(step configure build run)
   elseif(step STREQUAL "build")
     execute_process(COMMAND ${CMAKE_COMMAND} --build ${WORK_DIR}/build RESULT_VARIABLE rc)
   else()
-    execute_process(COMMAND ${WORK_DIR}/build/consumer RESULT_VARIABLE rc)
+    separate_arguments(run_args UNIX_COMMAND "${CONSUMER_ARGS}")
+    execute_process(COMMAND ${WORK_DIR}/build/${CONSUMER_EXE} ${run_args} RESULT_VARIABLE rc)
   endif()
   if(rc)
     message(FATAL_ERROR "consumer ${step} (${MODE}) failed: ${rc}")
