@@ -1,0 +1,212 @@
+// The engine world's benchmarks (issue 18's speed list), each next to its baseline in the
+// same binary and run:
+//   frame/N/T          N moving shapes (the mixed family: segments, circles, boxes at uniform
+//                      density), each moving up to a tenth of its size per frame: move +
+//                      step + events, T threads;
+//   box2d_frame/N      Box2D 2.4's b2BroadPhase on the same boxes and moves: MoveProxy for
+//                      every shape, UpdatePairs (one thread; broad phase only, fat boxes);
+//   static_plus/S/D/T  S static segments (uniform) and D moving circles: move the circles +
+//                      step, against circles_alone/D/T, the same circles with no statics;
+//   cast/L/T           segment casts of length L (0: across the whole world) into 1M static
+//                      uniform segments, nearest hit taken from World::cast.
+//
+//   build/release/bench/world_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <type_traits>
+#include <vector>
+
+#include "hitgrid/core/generators.hpp"
+#include "hitgrid/core/splitmix64.hpp"
+#include "hitgrid/world/world.hpp"
+#include "scene_cache.hpp"
+#if defined(HITGRID_HAVE_BOX2D)
+#include "box2d_broadphase_frame.hpp"
+#endif
+
+namespace {
+
+using namespace hitgrid;
+
+/// The scene's shapes, and each frame's: every shape offset by up to a tenth of its size,
+/// alternately forward and back (so the world stays put over many frames).
+struct MovingShapes {
+  std::vector<Shape> start;
+  std::vector<Shape> frame[2];
+  std::vector<Vec2> step[2];
+
+  explicit MovingShapes(const Scene& scene) {
+    SplitMix64 random(7);
+    auto offset = [&](float size) {
+      const float d = size / 10.0f;
+      return Vec2{static_cast<float>((random.u() * 2 - 1) * d), static_cast<float>((random.u() * 2 - 1) * d)};
+    };
+    auto add = [&](const Shape& s, Vec2 o) {
+      start.push_back(s);
+      std::visit(
+          [&](const auto& g) {
+            using S = std::decay_t<decltype(g)>;
+            S moved = g;
+            if constexpr (std::is_same_v<S, Segment>) {
+              moved.a = {g.a.x + o.x, g.a.y + o.y};
+              moved.b = {g.b.x + o.x, g.b.y + o.y};
+            } else if constexpr (std::is_same_v<S, Circle>) {
+              moved.c = {g.c.x + o.x, g.c.y + o.y};
+            } else {
+              moved.min = {g.min.x + o.x, g.min.y + o.y};
+              moved.max = {g.max.x + o.x, g.max.y + o.y};
+            }
+            frame[0].push_back(moved);
+            frame[1].push_back(g);
+          },
+          s);
+      step[0].push_back(o);
+      step[1].push_back({-o.x, -o.y});
+    };
+    for (std::uint32_t i = 0; i < scene.segment_count(); ++i) {
+      const Segment s = scene.segment(i);
+      add(s, offset(std::hypot(s.b.x - s.a.x, s.b.y - s.a.y)));
+    }
+    for (std::uint32_t i = 0; i < scene.circle_count(); ++i) add(scene.circle(i), offset(2 * scene.circle(i).r));
+    for (std::uint32_t i = 0; i < scene.box_count(); ++i) {
+      const Box b = scene.box(i);
+      add(b, offset(std::max(b.max.x - b.min.x, b.max.y - b.min.y)));
+    }
+  }
+};
+
+const MovingShapes& moving_for(std::uint64_t n) {
+  static std::map<std::uint64_t, MovingShapes> cache;
+  auto it = cache.find(n);
+  if (it == cache.end()) it = cache.emplace(n, MovingShapes(bench::scene_for(Family::mixed, n))).first;
+  return it->second;
+}
+
+std::vector<ShapeHandle> create_all(World& world, const std::vector<Shape>& shapes, BodyType body) {
+  std::vector<ShapeDef> defs;
+  defs.reserve(shapes.size());
+  for (const Shape& s : shapes) defs.emplace_back(s, body);
+  std::vector<ShapeHandle> handles(defs.size());
+  world.create(defs, handles);
+  return handles;
+}
+
+void frame(benchmark::State& state) {
+  const auto n = static_cast<std::uint64_t>(state.range(0));
+  const MovingShapes& m = moving_for(n);
+  WorldOptions o;
+  o.threads = static_cast<unsigned>(state.range(1));
+  World world(o);
+  const std::vector<ShapeHandle> handles = create_all(world, m.start, BodyType::dynamic_body);
+  world.step();
+  std::size_t f = 0, events = 0;
+  for (auto _ : state) {
+    world.move(handles, m.frame[f++ & 1]);
+    world.step();
+    events += world.begin_events().size() + world.end_events().size();
+  }
+  state.counters["pairs"] = static_cast<double>(world.pairs().size());
+  state.counters["events_per_frame"] = static_cast<double>(events) / static_cast<double>(state.iterations());
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
+}
+BENCHMARK(frame)->Args({100'000, 1})->Args({100'000, 2})->Unit(benchmark::kMillisecond)->UseRealTime();
+
+#if defined(HITGRID_HAVE_BOX2D)
+void box2d_frame(benchmark::State& state) {
+  const auto n = static_cast<std::uint64_t>(state.range(0));
+  const MovingShapes& m = moving_for(n);
+  auto boxes_of = [](const std::vector<Shape>& shapes) {
+    std::vector<Aabb> out;
+    for (const Shape& s : shapes) out.push_back(std::visit([](const auto& g) { return bounds(g); }, s));
+    return out;
+  };
+  const std::vector<Aabb> boxes[2] = {boxes_of(m.frame[0]), boxes_of(m.frame[1])};
+  peers::Box2DBroadPhaseFrame box2d(boxes_of(m.start));
+  std::size_t f = 0, pairs = 0;
+  for (auto _ : state) {
+    const std::size_t k = f++ & 1;
+    pairs = box2d.frame(boxes[k], m.step[k]);
+  }
+  state.counters["candidate_pairs"] = static_cast<double>(pairs);
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
+}
+BENCHMARK(box2d_frame)->Arg(100'000)->Unit(benchmark::kMillisecond)->UseRealTime();
+#endif
+
+/// D moving circles (from the mixed family's circles, or made on the uniform world) over
+/// S static uniform segments.
+void circles_over_statics(benchmark::State& state, std::uint64_t statics, std::uint64_t circles) {
+  WorldOptions o;
+  o.threads = static_cast<unsigned>(state.range(2));
+  World world(o);
+  if (statics != 0) {
+    const Scene& walls = bench::scene_for(Family::uniform, statics);
+    std::vector<Shape> shapes;
+    for (std::uint32_t i = 0; i < walls.segment_count(); ++i) shapes.push_back(walls.segment(i));
+    create_all(world, shapes, BodyType::static_body);
+  }
+  // The circles spread over the same world (the uniform family's extent for 1M shapes).
+  const Aabb extent = bench::scene_for(Family::uniform, statics != 0 ? statics : 1'000'000).bounds();
+  SplitMix64 random(11);
+  std::vector<Shape> start, moved[2];
+  for (std::uint64_t i = 0; i < circles; ++i) {
+    const float x = extent.min.x + static_cast<float>(random.u()) * (extent.max.x - extent.min.x);
+    const float y = extent.min.y + static_cast<float>(random.u()) * (extent.max.y - extent.min.y);
+    start.push_back(Circle{{x, y}, 0.5f});
+    moved[0].push_back(Circle{{x + 0.05f, y}, 0.5f});
+    moved[1].push_back(Circle{{x, y}, 0.5f});
+  }
+  const std::vector<ShapeHandle> handles = create_all(world, start, BodyType::dynamic_body);
+  world.step();  // builds the static grid once
+  std::size_t f = 0;
+  for (auto _ : state) {
+    world.move(handles, moved[f++ & 1]);
+    world.step();
+  }
+  state.counters["pairs"] = static_cast<double>(world.pairs().size());
+}
+void static_plus(benchmark::State& state) {
+  circles_over_statics(state, static_cast<std::uint64_t>(state.range(0)), static_cast<std::uint64_t>(state.range(1)));
+}
+void circles_alone(benchmark::State& state) {
+  circles_over_statics(state, 0, static_cast<std::uint64_t>(state.range(1)));
+}
+BENCHMARK(static_plus)->Args({1'000'000, 10'000, 1})->Args({1'000'000, 10'000, 2})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(circles_alone)->Args({0, 10'000, 1})->Args({0, 10'000, 2})->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void cast(benchmark::State& state) {
+  const float length = static_cast<float>(state.range(0));
+  WorldOptions o;
+  o.threads = static_cast<unsigned>(state.range(1));
+  static World* world = nullptr;  // 1M static segments, built once for every cast benchmark
+  static Aabb extent;
+  if (world == nullptr) {
+    world = new World(o);
+    const Scene& walls = bench::scene_for(Family::uniform, 1'000'000);
+    std::vector<Shape> shapes;
+    for (std::uint32_t i = 0; i < walls.segment_count(); ++i) shapes.push_back(walls.segment(i));
+    create_all(*world, shapes, BodyType::static_body);
+    world->step();
+    extent = walls.bounds();
+  }
+  SplitMix64 random(13);
+  std::vector<CastHit> hits;
+  std::size_t hit = 0;
+  for (auto _ : state) {
+    const float x = extent.min.x + static_cast<float>(random.u()) * (extent.max.x - extent.min.x);
+    const float y = extent.min.y + static_cast<float>(random.u()) * (extent.max.y - extent.min.y);
+    const float angle = static_cast<float>(random.u() * 6.283185307179586);
+    const Segment ray = length > 0 ? Segment{{x, y}, {x + length * std::cos(angle), y + length * std::sin(angle)}}
+                                   : Segment{{extent.min.x, y}, {extent.max.x, extent.max.y - (y - extent.min.y)}};
+    world->cast(ray, ~std::uint64_t{0}, hits);
+    hit += !hits.empty();
+  }
+  state.counters["hit_fraction"] = static_cast<double>(hit) / static_cast<double>(state.iterations());
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
+}
+BENCHMARK(cast)->Args({10, 1})->Args({0, 1})->Unit(benchmark::kMicrosecond)->UseRealTime();
+
+}  // namespace
