@@ -34,6 +34,9 @@ namespace {
 
 /// Query shapes per task of the pass's parallel loop.
 constexpr std::size_t queries_per_task = 256;
+/// The column table (GridIndex::Impl) at most this many entries per shape, plus a constant.
+constexpr std::uint64_t column_table_per_shape = 4;
+constexpr std::uint64_t column_table_slack = 4096;
 
 /// The exact test on two packed shapes in either kind order: they intersect (margin 0)
 /// or lie within distance `margin` of each other.
@@ -75,6 +78,59 @@ Aabb grown(const Aabb& box, float m) {
 struct GridIndex::Impl {
   Grid grid;
   Aabb extent;  // the indexed shapes' bounds
+  /// Where each home column's shapes begin in each row: row k's entry c is the first
+  /// position of the row whose home column is at least col0 + c (c in [0, cols]). Built
+  /// for dense grids only (at most column_table_per_shape entries per shape): a query then
+  /// finds a row's columns in two loads, where a binary search would miss the cache at
+  /// every step.
+  std::vector<std::uint32_t> column_table;
+
+  /// The queries in the order of their boxes' lower-left home cells in this grid (low 32
+  /// bits: the query's index): consecutive queries then read nearby rows and columns, where
+  /// queries in their own order would fetch a far part of the grid from memory each time.
+  /// The answer does not depend on the order (it is sorted at the end).
+  UninitializedVector<std::uint64_t> grid_order(const Scene& queries, const KindRanges& kinds) const {
+    UninitializedVector<std::uint64_t> order(queries.size());
+    const HomeGrid& home = grid.home;
+    const bool cells = !grid.tiled_only && home.small_count() != 0;
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, queries.size(), queries_per_task), [&](const auto& r) {
+      for (std::size_t q = r.begin(); q != r.end(); ++q) {
+        std::uint64_t cell = 0;
+        if (cells) {
+          const Aabb box = record_of(queries, kinds, static_cast<std::uint32_t>(q)).box;
+          // Clamped to the grid (one more on each side for everything outside it).
+          auto clamped = [](double v, double lo, double hi) { return std::clamp(v, lo, hi); };
+          const double x = clamped(box.min.x, extent.min.x, extent.max.x), y = clamped(box.min.y, extent.min.y, extent.max.y);
+          const auto row = static_cast<std::uint64_t>(home.cells().index(y) - home.row0() + 1);
+          const auto col = static_cast<std::uint64_t>(home.cells().index(x) - home.col0() + 1);
+          cell = row * (home.cols() + 2) + col;
+        }
+        order[q] = cell << 32 | q;
+      }
+    });
+    radix_sort(order, 64);
+    for (std::uint64_t& o : order) o &= 0xffffffffu;
+    return order;
+  }
+
+  void build_column_table() {
+    const HomeGrid& home = grid.home;
+    const std::uint64_t width = home.cols() + 1;
+    if (grid.tiled_only || home.rows().empty() ||
+        home.rows().size() * width > column_table_per_shape * home.small_count() + column_table_slack)
+      return;
+    column_table.resize(home.rows().size() * width);
+    for (std::size_t k = 0; k < home.rows().size(); ++k) {
+      const HomeGrid::Row& row = home.rows()[k];
+      std::uint32_t* entry = column_table.data() + k * width;
+      std::uint32_t p = row.begin;
+      for (std::uint64_t c = 0; c < width; ++c) {
+        const std::int64_t col = home.col0() + static_cast<std::int64_t>(c);
+        while (p < row.end && home.col_of(p) < col) ++p;
+        entry[c] = p;
+      }
+    }
+  }
   Isa isa = Isa::scalar;
   GridKernels kernels{};
 
@@ -154,8 +210,17 @@ struct GridIndex::Impl {
                   Scratch& t) const {
     const HomeGrid& home = grid.home;
     const HomeGrid::Row& row = home.rows()[k];
-    const std::uint32_t begin = home.first_col_at_least(row.begin, row.end, col_lo);
-    const std::uint32_t end = home.first_col_at_least(begin, row.end, col_hi + 1);
+    std::uint32_t begin, end;
+    if (!column_table.empty()) {
+      // Columns outside the grid hold nothing: clamped to [0, cols].
+      const auto width = static_cast<std::int64_t>(home.cols() + 1);
+      const std::uint32_t* entry = column_table.data() + static_cast<std::int64_t>(k) * width;
+      begin = entry[std::clamp<std::int64_t>(col_lo - home.col0(), 0, width - 1)];
+      end = entry[std::clamp<std::int64_t>(col_hi + 1 - home.col0(), 0, width - 1)];
+    } else {
+      begin = home.first_col_at_least(row.begin, row.end, col_lo);
+      end = home.first_col_at_least(begin, row.end, col_hi + 1);
+    }
     if (begin < end) kernels.range_pairs(s, q, begin, end, t.candidates);
   }
 
@@ -220,6 +285,7 @@ GridIndex::GridIndex(const Scene& scene, const FindPairsOptions& options) {
   StageClock clock(stages);
   impl->grid = build_grid(scene, options, impl->isa, clock);
   impl->extent = scene.bounds();
+  impl->build_column_table();
   impl_ = std::move(impl);
 }
 
@@ -267,12 +333,13 @@ void GridIndex::pairs_with(const Scene& queries, std::vector<CrossPair>& out, fl
     t.margin = margin;
     return t;
   });
+  const UninitializedVector<std::uint64_t> order = index.grid_order(queries, query_kinds);
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, queries.size(), queries_per_task), [&](const auto& r) {
     Impl::Scratch& t = scratch.local();
     // The buffer refers to this thread's scratch, which has its place now.
     t.candidates.flush = &Impl::flush;
     t.candidates.context = &t;
-    for (std::size_t q = r.begin(); q != r.end(); ++q) index.query(static_cast<std::uint32_t>(q), t);
+    for (std::size_t i = r.begin(); i != r.end(); ++i) index.query(static_cast<std::uint32_t>(order[i]), t);
     Impl::flush(&t);
   });
   PairKeyList keys;
