@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <initializer_list>
 #include <limits>
@@ -27,6 +28,7 @@
 
 #include "hitgrid/broadphase/find_pairs.hpp"
 #include "hitgrid/broadphase/grid_index.hpp"
+#include "hitgrid/broadphase/sort_keys.hpp"
 #include "hitgrid/core/ray_box.hpp"
 #include "hitgrid/core/ray_circle.hpp"
 #include "hitgrid/core/ray_segment.hpp"
@@ -50,11 +52,29 @@ std::string handle_text(ShapeHandle h) {
   return "shape (slot " + std::to_string(h.index) + ", generation " + std::to_string(h.generation) + ")";
 }
 
+/// Why a shape is invalid, or nothing; the common valid case in a few comparisons.
+std::optional<std::string> invalid_shape(const Shape& shape) {
+  return std::visit(
+      [](const auto& g) -> std::optional<std::string> {
+        using S = std::decay_t<decltype(g)>;
+        bool valid;
+        if constexpr (std::is_same_v<S, Segment>)
+          valid = std::isfinite(g.a.x) && std::isfinite(g.a.y) && std::isfinite(g.b.x) && std::isfinite(g.b.y);
+        else if constexpr (std::is_same_v<S, Circle>)
+          valid = std::isfinite(g.c.x) && std::isfinite(g.c.y) && std::isfinite(g.r) && g.r >= 0.0f;
+        else
+          valid = std::isfinite(g.min.x) && std::isfinite(g.min.y) && std::isfinite(g.max.x) && std::isfinite(g.max.y) &&
+                  g.min.x <= g.max.x && g.min.y <= g.max.y;
+        return valid ? std::nullopt : invalid_reason(g);
+      },
+      shape);
+}
+
 /// Why a definition is refused, or nothing.
 std::optional<std::string> invalid_def(const ShapeDef& def) {
   if (def.body != BodyType::static_body && def.body != BodyType::dynamic_body)
     return "unknown body type " + std::to_string(static_cast<int>(def.body));
-  return std::visit([](const auto& g) { return invalid_reason(g); }, def.shape);
+  return invalid_shape(def.shape);
 }
 
 /// (lower slot, higher slot) as one key: the sort order of pairs and events.
@@ -103,17 +123,21 @@ struct World::State {
       throw InvalidHandleError(h, what);
     return slots[h.index];
   }
-  ShapeHandle handle_of(std::uint32_t slot) const { return {slot, slots[slot].generation}; }
+  ShapeHandle handle_of(std::uint32_t slot) const { return {slot, generations[slot]}; }
 
   /// Throws unless every handle is live and appears once.
   void check_distinct_live(std::span<const ShapeHandle> handles, const char* what) {
     for (ShapeHandle h : handles) live(h, what);
-    std::vector<std::uint32_t>& seen = scratch_slots;
-    seen.assign(handles.size(), 0);
-    for (std::size_t i = 0; i < handles.size(); ++i) seen[i] = handles[i].index;
-    std::sort(seen.begin(), seen.end());
-    const auto twice = std::adjacent_find(seen.begin(), seen.end());
-    if (twice != seen.end()) throw InvalidHandleError(handle_of(*twice), std::string(what) + ": handle given twice");
+    // Each slot stamped with this call's number: a slot already stamped is a repeat.
+    if (stamps.size() < slots.size()) stamps.resize(slots.size(), 0);
+    if (++stamp == 0) {  // wrapped: old stamps could match
+      std::fill(stamps.begin(), stamps.end(), 0u);
+      stamp = 1;
+    }
+    for (ShapeHandle h : handles) {
+      if (stamps[h.index] == stamp) throw InvalidHandleError(h, std::string(what) + ": handle given twice");
+      stamps[h.index] = stamp;
+    }
   }
 
   /// Puts a validated shape into the scene of `body` for `slot`.
@@ -147,6 +171,7 @@ struct World::State {
   std::uint32_t take_slot() {
     if (free.empty()) {
       slots.emplace_back();
+      generations.push_back(slots.back().generation);
       return static_cast<std::uint32_t>(slots.size() - 1);
     }
     std::pop_heap(free.begin(), free.end(), std::greater<>());
@@ -158,8 +183,9 @@ struct World::State {
   void release_slot(std::uint32_t slot) {
     Slot& s = slots[slot];
     s.alive = false;
+    if (!(s.filter == ShapeFilter{})) --filtered;
     if (s.generation == last_generation) return;  // retired
-    ++s.generation;
+    generations[slot] = ++s.generation;
     free.push_back(slot);
     std::push_heap(free.begin(), free.end(), std::greater<>());
   }
@@ -174,6 +200,7 @@ struct World::State {
   }
 
   bool accepts(std::uint32_t a, std::uint32_t b) const {
+    if (filtered == 0) return true;  // every filter the default: accept, without the loads
     const ShapeFilter &fa = slots[a].filter, &fb = slots[b].filter;
     return (fa.category & fb.mask) != 0 && (fb.category & fa.mask) != 0;
   }
@@ -181,7 +208,7 @@ struct World::State {
   void add_pair(std::uint32_t a, std::uint32_t b) {
     if (!accepts(a, b)) return;
     if (b < a) std::swap(a, b);
-    next.push_back({handle_of(a), handle_of(b)});
+    pair_keys.push_back(std::uint64_t{a} << 32 | b);
   }
 
   /// Exact bounds for the scenes, and the indexes of `which` scenes up to date. In the
@@ -213,7 +240,7 @@ struct World::State {
     const auto& dyn = owners[dynamic_scene];
     const auto& sta = owners[static_scene];
     auto dynamic_slot = [&](ShapeId id) { return dyn[static_cast<std::size_t>(id.kind())][id.index()]; };
-    next.clear();
+    pair_keys.clear();
     if (margin == 0.0f) {
       finder.find_pairs(scenes[dynamic_scene], dynamic_pairs);
       for (const Pair& p : dynamic_pairs) add_pair(dynamic_slot(p.first()), dynamic_slot(p.second()));
@@ -223,7 +250,12 @@ struct World::State {
     }
     for (const CrossPair& c : cross_pairs)
       add_pair(dynamic_slot(c.query), sta[static_cast<std::size_t>(c.shape.kind())][c.shape.index()]);
-    std::sort(next.begin(), next.end(), [](const HandlePair& x, const HandlePair& y) { return slot_key(x) < slot_key(y); });
+    // (lower slot, higher slot) keys: sorted, they are handle order (slot_key).
+    sort_keys(pair_keys, 32 + static_cast<int>(std::bit_width(slots.size())));
+    next.resize(pair_keys.size());
+    for (std::size_t i = 0; i < pair_keys.size(); ++i)
+      next[i] = {handle_of(static_cast<std::uint32_t>(pair_keys[i] >> 32)),
+                 handle_of(static_cast<std::uint32_t>(pair_keys[i]))};
   }
 
   /// The swept disk's bounds, rounded outward one float step past the double values, so
@@ -331,6 +363,8 @@ struct World::State {
   tbb::task_arena arena;
 
   std::vector<Slot> slots;
+  std::vector<std::uint32_t> generations;  // slots[i].generation, compact: read per pair
+  std::size_t filtered = 0;                // live shapes whose filter is not the default
   std::vector<std::uint32_t> free;  // a min-heap of free slots
   std::size_t live_count = 0;
   std::array<Scene, 2> scenes;                                       // static, dynamic
@@ -347,7 +381,9 @@ struct World::State {
   std::vector<std::uint32_t> moving;  // slots of the circles with a displacement
   Scene swept;                        // their swept bounds, as boxes
   std::vector<CrossPair> swept_pairs;
-  std::vector<std::uint32_t> scratch_slots;
+  std::vector<std::uint64_t> pair_keys;  // the step's pairs as slot keys, then sorted
+  std::vector<std::uint32_t> stamps;     // check_distinct_live's marks, per slot
+  std::uint32_t stamp = 0;
 };
 
 World::World(const WorldOptions& options) : s_(std::make_unique<State>(options)) {}
@@ -381,6 +417,7 @@ void World::create(std::span<const ShapeDef> defs, std::span<ShapeHandle> out) {
     slot_state.alive = true;
     slot_state.displacement = {0.0f, 0.0f};
     slot_state.filter = defs[i].filter;
+    if (!(defs[i].filter == ShapeFilter{})) ++s.filtered;
     slot_state.user = defs[i].user;
     s.insert(slot, defs[i].shape, defs[i].body);
     ++s.live_count;
@@ -412,8 +449,7 @@ void World::move(std::span<const ShapeHandle> handles, std::span<const Shape> sh
   s.check_distinct_live(handles, "move");
   std::array<std::array<std::size_t, 3>, 2> adding{};  // shapes changing kind
   for (std::size_t i = 0; i < handles.size(); ++i) {
-    if (auto why = std::visit([](const auto& g) { return invalid_reason(g); }, shapes[i]))
-      throw Error("move: " + handle_text(handles[i]) + ": " + *why);
+    if (auto why = invalid_shape(shapes[i])) throw Error("move: " + handle_text(handles[i]) + ": " + *why);
     const State::Slot& slot = s.slots[handles[i].index];
     if (kind_of(shapes[i]) != slot.kind) ++adding[scene_of(slot.body)][static_cast<std::size_t>(kind_of(shapes[i]))];
   }
@@ -433,8 +469,11 @@ void World::move(std::span<const ShapeHandle> handles, std::span<const Shape> sh
 }
 
 void World::set_filter(ShapeHandle handle, ShapeFilter filter) {
-  s_->live(handle, "set_filter");
-  s_->slots[handle.index].filter = filter;
+  State& s = *s_;
+  s.live(handle, "set_filter");
+  ShapeFilter& f = s.slots[handle.index].filter;
+  s.filtered += (filter == ShapeFilter{} ? 0 : 1) - (f == ShapeFilter{} ? 0 : 1);
+  f = filter;
 }
 
 void World::set_body(ShapeHandle handle, BodyType body) {
@@ -507,7 +546,7 @@ std::span<const HandlePair> World::end_events() const { return s_->ends; }
 
 void World::query(const Shape& shape, std::uint64_t mask, std::vector<ShapeHandle>& out) {
   State& s = *s_;
-  if (auto why = std::visit([](const auto& g) { return invalid_reason(g); }, shape)) throw Error("query: " + *why);
+  if (auto why = invalid_shape(shape)) throw Error("query: " + *why);
   out.clear();
   s.arena.execute([&] {
     s.refresh({static_scene, dynamic_scene});
@@ -576,7 +615,8 @@ void World::release_memory() {
   std::vector<CrossPair>().swap(s.cross_pairs);
   std::vector<CrossPair>().swap(s.self_pairs);
   std::vector<HandlePair>().swap(s.next);
-  std::vector<std::uint32_t>().swap(s.scratch_slots);
+  std::vector<std::uint64_t>().swap(s.pair_keys);
+  std::vector<std::uint32_t>().swap(s.stamps);
 }
 
 }  // namespace hitgrid

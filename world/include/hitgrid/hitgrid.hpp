@@ -20,6 +20,7 @@
 #include "hitgrid/broadphase/brute_force.hpp"
 #include "hitgrid/broadphase/find_pairs.hpp"
 #include "hitgrid/broadphase/grid_index.hpp"
+#include "hitgrid/broadphase/sort_keys.hpp"
 #include "hitgrid/broadphase/sweep_and_prune.hpp"
 #include "hitgrid/core/aabb.hpp"
 #include "hitgrid/core/distance.hpp"
