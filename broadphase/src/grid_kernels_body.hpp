@@ -227,6 +227,33 @@ struct Kernels {
   }
 
   static GridKernels table() { return {&row_pairs, &range_pairs, &count_segment_rows}; }
+
+  /// tile_pairs for the probe, its `full` a function pointer.
+  static std::uint32_t probe_tile_pairs(const float* minx, const float* maxx, const float* miny, const float* maxy,
+                                        std::uint32_t tile, std::uint32_t n, std::uint32_t own, std::uint32_t own_end,
+                                        std::uint32_t up, std::uint32_t up_end, std::uint32_t* as, std::uint32_t* bs,
+                                        std::uint32_t count, std::uint32_t room,
+                                        std::uint32_t (*full)(void*, std::uint32_t), void* context) {
+    return Filter::tile_pairs(minx, maxx, miny, maxy, tile, n, own, own_end, up, up_end, as, bs, count, room,
+                              [&](std::uint32_t c) { return full(context, c); });
+  }
+
+  static LaneProbe probe() {
+    LaneProbe p{};
+    p.overlap8 = &Filter::overlap8;
+    p.side8 = &Filter::side8;
+    p.below8 = &Filter::below8;
+    p.append = &Filter::append;
+    if constexpr (Filter::sixteen) {
+      p.overlap16 = &Filter::overlap16;
+      p.append16 = &Filter::append16;
+    }
+    p.tile_lanes = Filter::tile_lanes;
+    if constexpr (Filter::tile_lanes != 0) p.tile_pairs = &probe_tile_pairs;
+    p.segment_rows_lanes = Filter::segment_rows_lanes;
+    p.segment_rows = &Filter::segment_rows;
+    return p;
+  }
 };
 
 }  // namespace
