@@ -69,11 +69,6 @@ class SegmentHomeRows {
     return rows<Sse2Arch>(ax, ay, bx, by, out);
   }
 
-  /// columns for four shapes, in baseline code.
-  bool columns4(const xsimd::batch<float, Sse2Arch>& minx, std::int64_t col0, std::uint32_t* out) const {
-    return columns(minx, col0, out);
-  }
-
   /// The home columns of small shapes whose boxes start at `minx`, relative to col0:
   /// out[i] = uint32(cells.index(minx[i]) - col0) (the row sort's columns), or false (out
   /// unspecified) when a lane needs the scalar path, as in rows.
