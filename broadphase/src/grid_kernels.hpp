@@ -5,9 +5,9 @@
 // per call by grid_kernels(isa). The kernels see plain columns and buffers only: the
 // exact tests, the crowded-cell sweep and everything else run in baseline code, reached
 // through the function pointers below, so no inline function shared with baseline code
-// is compiled for a wider ISA (docs/simd.md, the one-definition-rule hazard; the test
-// tests/broadphase/test_grid_kernels.cpp checks the kernels' object files define no such
-// function).
+// is compiled for a wider ISA (docs/simd.md, the one-definition-rule hazard; the CTest
+// case kernel_objects_keep_their_isa_to_themselves checks that every weak function the
+// kernels' object files define names the object's own arch).
 //
 // Every ISA finds the same candidates (the pairs of shapes whose closed boxes overlap in
 // the windows the grid defines), in its own order; the lane steps they are built from

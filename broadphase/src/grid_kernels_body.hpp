@@ -1,8 +1,10 @@
 // The grid kernels' definitions, included only by the per-ISA translation units
-// (grid_kernels_{sse2,avx2,avx512}.cpp), each with its box filter (box_filter.hpp) as
-// `Filter`. Everything here has internal linkage and the entry points are flattened, so
-// the object file holds no out-of-line copy of an inline function shared with other
-// translation units (grid_kernels.hpp).
+// (grid_kernels_{sse2,avx2,avx512}.cpp), each with its box filter BoxFilter<A>
+// (box_filter.hpp) as `Filter` (and, off x86-64, by grid_kernels.cpp with the scalar
+// twin). Everything here has internal linkage and the entry points are flattened; what
+// they are built from is templates on the unit's arch, so an out-of-line copy the object
+// file holds of one carries that arch in its name and is no other unit's function
+// (grid_kernels.hpp).
 #pragma once
 
 #include <algorithm>
