@@ -24,6 +24,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 
@@ -104,7 +105,8 @@ struct BoxFilterScalar {
   /// increasing order whose boxes overlap u's, appended as (t, u). A u of the first range
   /// pairs only with the tile's shapes before it (the tile's own later shapes, and the
   /// shapes after the tile, each pair once). `full(count)` is called after a u that
-  /// leaves the count above `room`, and returns the new count. Returns the count.
+  /// leaves the count above `room`, and returns the new count. Returns the count. The
+  /// boxes of the u are finite (those of small shapes, which span at most two cells).
   template <class Full>
   static std::uint32_t tile_pairs(const float* minx, const float* maxx, const float* miny, const float* maxy,
                                   std::uint32_t tile, std::uint32_t n, std::uint32_t own, std::uint32_t own_end,
@@ -214,39 +216,50 @@ struct BoxFilter {
                                   std::uint32_t up, std::uint32_t up_end, std::uint32_t* as, std::uint32_t* bs,
                                   std::uint32_t count, std::uint32_t room, Full&& full) {
     static_assert(tile_lanes != 0);
-    const std::uint32_t valid = (1u << n) - 1;
-    const F x0 = tile_load(minx + tile, n), x1 = tile_load(maxx + tile, n);
-    const F y0 = tile_load(miny + tile, n), y1 = tile_load(maxy + tile, n);
-    for (std::uint32_t u = own; u < own_end; ++u) {
-      const std::uint32_t before = u - tile;  // the tile's lanes before u
-      const std::uint32_t m = valid & (before >= F::size ? valid : (1u << before) - 1);
-      count = tile_test(x0, x1, y0, y1, tile, m, minx[u], maxx[u], miny[u], maxy[u], u, as, bs, count);
+    // The tile's lanes past its n shapes hold empty boxes (min +inf, max -inf), which
+    // overlap no box of a u (finite, see BoxFilterScalar::tile_pairs), so only a u inside
+    // the tile needs a mask: it pairs with the tile's lanes before it.
+    const F x0 = tile_load(minx + tile, n, HUGE_VALF), x1 = tile_load(maxx + tile, n, -HUGE_VALF);
+    const F y0 = tile_load(miny + tile, n, HUGE_VALF), y1 = tile_load(maxy + tile, n, -HUGE_VALF);
+    std::uint32_t u = own;
+    for (const std::uint32_t inside_end = std::min(own_end, tile + n); u < inside_end; ++u) {
+      const std::uint32_t before = (1u << (u - tile)) - 1;
+      count = tile_test<true>(x0, x1, y0, y1, tile, before, minx[u], maxx[u], miny[u], maxy[u], u, as, bs, count);
       if (count > room) count = full(count);
     }
-    for (std::uint32_t u = up; u < up_end; ++u) {
-      count = tile_test(x0, x1, y0, y1, tile, valid, minx[u], maxx[u], miny[u], maxy[u], u, as, bs, count);
+    for (; u < own_end; ++u) {
+      count = tile_test<false>(x0, x1, y0, y1, tile, 0, minx[u], maxx[u], miny[u], maxy[u], u, as, bs, count);
+      if (count > room) count = full(count);
+    }
+    for (u = up; u < up_end; ++u) {
+      count = tile_test<false>(x0, x1, y0, y1, tile, 0, minx[u], maxx[u], miny[u], maxy[u], u, as, bs, count);
       if (count > room) count = full(count);
     }
     return count;
   }
 
  private:
-  /// The tile's n values from p, in F::size lanes (the tile's mask drops the rest). The
-  /// grid's columns are padded by at least eight empty boxes past the last shape, so an
-  /// 8-lane load may run past it; a 16-lane one loads only the tile's lanes.
-  static F tile_load(const float* p, std::uint32_t n) {
+  /// The tile's n values from p, `fill` in the lanes past them.
+  static F tile_load(const float* p, std::uint32_t n, float fill) {
     if constexpr (F::size <= 8) {
-      return F::load_unaligned(p);
+      // The grid's columns are padded by at least eight empty boxes past the last shape,
+      // so an 8-lane load may run past it; lanes past n may still be the next row's.
+      using I = xsimd::batch<std::int32_t, A>;
+      alignas(32) static constexpr std::int32_t lane[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+      return xsimd::select(xsimd::bool_cast(I::load_aligned(lane) < I(static_cast<std::int32_t>(n))),
+                           F::load_unaligned(p), F(fill));
     } else {
-      return load_first<A>(p, n);
+      return load_first<A>(p, n, fill);  // a 16-lane load could run past the padding
     }
   }
 
-  /// tile_pairs' step: box u against the tile's boxes in the lanes of m.
+  /// tile_pairs' step: box u against the tile's boxes (Masked: in the lanes of m only).
+  template <bool Masked>
   static std::uint32_t tile_test(const F& x0, const F& x1, const F& y0, const F& y1, std::uint32_t tile,
                                  std::uint32_t m, float ux0, float ux1, float uy0, float uy1, std::uint32_t u,
                                  std::uint32_t* as, std::uint32_t* bs, std::uint32_t count) {
-    const std::uint32_t hit = mask_bits<A>((x0 <= F(ux1)) & (F(ux0) <= x1) & (y0 <= F(uy1)) & (F(uy0) <= y1)) & m;
+    const auto overlap = (x0 <= F(ux1)) & (F(ux0) <= x1) & (y0 <= F(uy1)) & (F(uy0) <= y1);
+    const std::uint32_t hit = Masked ? mask_bits<A>(overlap, m) : mask_bits<A>(overlap);
     U(u).store_unaligned(bs + count);
     set_lanes<A>(hit, tile).store_unaligned(as + count);
     return count + bit_count<A>(hit);

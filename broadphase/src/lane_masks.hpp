@@ -130,6 +130,18 @@ template <class A>
   }
 }
 
+/// mask_bits(m) & bits. On AVX-512 the and is one of k-masks (kand), which keeps the
+/// result in a mask register for a compress; GCC would otherwise move m to a general
+/// register for the and and the result back.
+template <class A>
+[[gnu::always_inline]] inline std::uint32_t mask_bits(const xsimd::batch_bool<float, A>& m, std::uint32_t bits) {
+  if constexpr (lane_detail::is_avx512<A>) {
+    return _cvtmask16_u32(_kand_mask16(_cvtu32_mask16(bits), m));
+  } else {
+    return mask_bits<A>(m) & bits;
+  }
+}
+
 /// The number of set bits of a mask of A's lanes (bits < 2^lanes). SSE2 has no popcnt
 /// instruction (and libgcc's fallback is a call): its four lanes take the table.
 template <class A>
@@ -176,12 +188,12 @@ template <class A>
   }
 }
 
-/// p[0 .. n) in the first n lanes, zero in the rest, reading nothing past p + n (n <= 16).
-/// AVX-512 only: the other arches' loads stay within the grid columns' padding.
+/// p[0 .. n) in the first n lanes, `fill` in the rest, reading nothing past p + n
+/// (n <= 16). AVX-512 only: the other arches' loads stay within the grid columns' padding.
 template <class A>
-[[gnu::always_inline]] inline xsimd::batch<float, A> load_first(const float* p, std::uint32_t n) {
+[[gnu::always_inline]] inline xsimd::batch<float, A> load_first(const float* p, std::uint32_t n, float fill) {
   static_assert(lane_detail::is_avx512<A>, "load_first: AVX-512 only");
-  return _mm512_maskz_loadu_ps(static_cast<__mmask16>((1u << n) - 1), p);
+  return _mm512_mask_loadu_ps(_mm512_set1_ps(fill), static_cast<__mmask16>((1u << n) - 1), p);
 }
 
 /// p[0 .. 8) in the low eight lanes and q[0 .. 8) in the high eight. AVX-512 only.

@@ -212,7 +212,8 @@ struct TileRun {
 
 /// tile_pairs on one ISA against the twin: tiles of every size up to the ISA's, at every
 /// place in the columns, own and upper ranges of every length, and a small room so that
-/// the lists fill and flush mid-run.
+/// the lists fill and flush mid-run. (The columns' boxes are unbounded above at most, never
+/// [-inf, +inf]: tile_pairs takes finite boxes, those of small shapes.)
 void check_tile_pairs(Isa isa, const LaneProbe& probe) {
   SplitMix64 rng(23);
   std::size_t bad = 0, pairs = 0, flushes = 0;
