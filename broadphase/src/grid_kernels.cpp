@@ -1,8 +1,9 @@
-// grid_kernels(isa): the one place the grid's kernels are chosen, with baseline flags.
+// grid_kernels(isa) and lane_probe(isa): the one place the grid's kernels are chosen, with
+// baseline flags.
 #include "grid_kernels.hpp"
 
 #if !defined(HITGRID_X86_KERNELS)
-// Elsewhere the SSE2 filter is its own scalar twin (box_filter.hpp), compiled here.
+// Elsewhere the kernels run on the scalar twin of the box filter (box_filter.hpp), here.
 #include "grid_kernels_body.hpp"
 #endif
 
@@ -13,6 +14,9 @@ namespace hitgrid {
 GridKernels grid_kernels_sse2();
 GridKernels grid_kernels_avx2();
 GridKernels grid_kernels_avx512();
+LaneProbe lane_probe_sse2();
+LaneProbe lane_probe_avx2();
+LaneProbe lane_probe_avx512();
 #endif
 
 GridKernels grid_kernels(Isa isa) {
@@ -30,7 +34,26 @@ GridKernels grid_kernels(Isa isa) {
   }
   return grid_kernels_sse2();
 #else
-  return Kernels<BoxFilterSse2>::table();
+  return Kernels<BoxFilterScalar>::table();
+#endif
+}
+
+LaneProbe lane_probe(Isa isa) {
+  require_concrete_isa(isa, "lane_probe");
+#if defined(HITGRID_X86_KERNELS)
+  switch (isa) {
+    case Isa::avx512:
+      return lane_probe_avx512();
+    case Isa::avx2:
+      return lane_probe_avx2();
+    case Isa::automatic:
+    case Isa::scalar:
+    case Isa::sse2:
+      break;
+  }
+  return lane_probe_sse2();
+#else
+  return Kernels<BoxFilterScalar>::probe();
 #endif
 }
 

@@ -5,13 +5,15 @@
 // per call by grid_kernels(isa). The kernels see plain columns and buffers only: the
 // exact tests, the crowded-cell sweep and everything else run in baseline code, reached
 // through the function pointers below, so no inline function shared with baseline code
-// is compiled for a wider ISA (docs/simd.md, the one-definition-rule hazard; the test
-// tests/broadphase/test_grid_kernels.cpp checks the kernels' object files define no such
-// function).
+// is compiled for a wider ISA (docs/simd.md, the one-definition-rule hazard; the CTest
+// case kernel_objects_keep_their_isa_to_themselves checks that every weak function the
+// kernels' object files define names the object's own arch).
 //
 // Every ISA finds the same candidates (the pairs of shapes whose closed boxes overlap in
-// the windows the grid defines), in its own order; the box filters they are built from
-// (box_filter.hpp) are tested lane for lane against their scalar twins.
+// the windows the grid defines), in its own order; the lane steps they are built from
+// (box_filter.hpp and the segment filters) are reached through lane_probe(isa), so that
+// the tests can hold each ISA's, from its own translation unit, to the scalar twin lane
+// for lane.
 #pragma once
 
 #include <cstddef>
@@ -86,9 +88,40 @@ struct GridKernels {
                                     std::uint32_t* count);
 };
 
+/// The lane steps of a kernel set (BoxFilter<A> in box_filter.hpp, and the segment
+/// filters' lanes), as its translation unit compiled them, for the tests. Each does what
+/// BoxFilterScalar's step of the same name does; a step the ISA's search does not use is
+/// null (overlap16 and append16 without the 16-lane step; tile_pairs without tiles).
+struct LaneProbe {
+  std::uint32_t (*overlap8)(const float* minx, const float* maxx, const float* miny, const float* maxy, float x0,
+                            float x1, float y0, float y1);
+  std::uint32_t (*side8)(const SegmentSideFilter& f, const float* minx, const float* maxx, const float* miny,
+                         const float* maxy);
+  std::uint32_t (*below8)(const float* v, float x);
+  std::uint32_t (*append)(std::uint32_t mask, std::uint32_t a, std::uint32_t b, std::uint32_t* as, std::uint32_t* bs,
+                          std::uint32_t n);
+  std::uint32_t (*overlap16)(const float* minx, const float* maxx, const float* miny, const float* maxy,
+                             std::uint32_t i, std::uint32_t j, float x0, float x1, float y0, float y1);
+  std::uint32_t (*append16)(std::uint32_t mask, std::uint32_t a, std::uint32_t i, std::uint32_t j, std::uint32_t* as,
+                            std::uint32_t* bs, std::uint32_t n);
+  /// The shapes of a tile (0: no tiles), and tile_pairs with full(count) = full(context, count).
+  std::uint32_t tile_lanes;
+  std::uint32_t (*tile_pairs)(const float* minx, const float* maxx, const float* miny, const float* maxy,
+                              std::uint32_t tile, std::uint32_t n, std::uint32_t own, std::uint32_t own_end,
+                              std::uint32_t up, std::uint32_t up_end, std::uint32_t* as, std::uint32_t* bs,
+                              std::uint32_t count, std::uint32_t room, std::uint32_t (*full)(void*, std::uint32_t),
+                              void* context);
+  /// Segments per segment_rows call (SegmentHomeRows::rows on the ISA's arch).
+  std::size_t segment_rows_lanes;
+  bool (*segment_rows)(const SegmentHomeRows& rows, const float* ax, const float* ay, const float* bx, const float* by,
+                       std::uint32_t* out);
+};
+
 /// The kernels for a concrete ISA. Isa::scalar gets the SSE2 ones on x86-64 (the
 /// baseline: the grid's searches decide nothing, only the exact tests' ISA is the user's
 /// choice) and the scalar twins elsewhere.
 GridKernels grid_kernels(Isa isa);
+/// The lane steps of grid_kernels(isa), from the same translation unit.
+LaneProbe lane_probe(Isa isa);
 
 }  // namespace hitgrid

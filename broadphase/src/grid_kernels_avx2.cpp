@@ -4,6 +4,7 @@
 
 namespace hitgrid {
 
-GridKernels grid_kernels_avx2() { return Kernels<BoxFilterAvx2>::table(); }
+GridKernels grid_kernels_avx2() { return Kernels<BoxFilter<Avx2Arch>>::table(); }
+LaneProbe lane_probe_avx2() { return Kernels<BoxFilter<Avx2Arch>>::probe(); }
 
 }  // namespace hitgrid

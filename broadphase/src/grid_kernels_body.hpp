@@ -1,8 +1,10 @@
 // The grid kernels' definitions, included only by the per-ISA translation units
-// (grid_kernels_{sse2,avx2,avx512}.cpp), each with its box filter (box_filter.hpp) as
-// `Filter`. Everything here has internal linkage and the entry points are flattened, so
-// the object file holds no out-of-line copy of an inline function shared with other
-// translation units (grid_kernels.hpp).
+// (grid_kernels_{sse2,avx2,avx512}.cpp), each with its box filter BoxFilter<A>
+// (box_filter.hpp) as `Filter` (and, off x86-64, by grid_kernels.cpp with the scalar
+// twin). Everything here has internal linkage and the entry points are flattened; what
+// they are built from is templates on the unit's arch, so an out-of-line copy the object
+// file holds of one carries that arch in its name and is no other unit's function
+// (grid_kernels.hpp).
 #pragma once
 
 #include <algorithm>
@@ -227,6 +229,33 @@ struct Kernels {
   }
 
   static GridKernels table() { return {&row_pairs, &range_pairs, &count_segment_rows}; }
+
+  /// tile_pairs for the probe, its `full` a function pointer.
+  static std::uint32_t probe_tile_pairs(const float* minx, const float* maxx, const float* miny, const float* maxy,
+                                        std::uint32_t tile, std::uint32_t n, std::uint32_t own, std::uint32_t own_end,
+                                        std::uint32_t up, std::uint32_t up_end, std::uint32_t* as, std::uint32_t* bs,
+                                        std::uint32_t count, std::uint32_t room,
+                                        std::uint32_t (*full)(void*, std::uint32_t), void* context) {
+    return Filter::tile_pairs(minx, maxx, miny, maxy, tile, n, own, own_end, up, up_end, as, bs, count, room,
+                              [&](std::uint32_t c) { return full(context, c); });
+  }
+
+  static LaneProbe probe() {
+    LaneProbe p{};
+    p.overlap8 = &Filter::overlap8;
+    p.side8 = &Filter::side8;
+    p.below8 = &Filter::below8;
+    p.append = &Filter::append;
+    if constexpr (Filter::sixteen) {
+      p.overlap16 = &Filter::overlap16;
+      p.append16 = &Filter::append16;
+    }
+    p.tile_lanes = Filter::tile_lanes;
+    if constexpr (Filter::tile_lanes != 0) p.tile_pairs = &probe_tile_pairs;
+    p.segment_rows_lanes = Filter::segment_rows_lanes;
+    p.segment_rows = &Filter::segment_rows;
+    return p;
+  }
 };
 
 }  // namespace

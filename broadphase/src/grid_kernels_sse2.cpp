@@ -4,6 +4,7 @@
 
 namespace hitgrid {
 
-GridKernels grid_kernels_sse2() { return Kernels<BoxFilterSse2>::table(); }
+GridKernels grid_kernels_sse2() { return Kernels<BoxFilter<Sse2Arch>>::table(); }
+LaneProbe lane_probe_sse2() { return Kernels<BoxFilter<Sse2Arch>>::probe(); }
 
 }  // namespace hitgrid

@@ -287,33 +287,41 @@ void HomeGrid::Builder::row_boxes(const Row& row, RowScratch& t, std::uint32_t& 
   std::uint32_t vec = 0;  // items bounded four at a time
 #if defined(__SSE2__)
   // Segments four at a time (a row's items are in global order, so segments come first):
-  // each box from one vector of endpoints, the columns of the four left edges by one
-  // exact conversion (SegmentHomeRows::columns4), the row's least and greatest left edges
+  // each box from one batch of endpoints, the columns of the four left edges by one
+  // exact conversion (SegmentHomeRows::columns), the row's least and greatest left edges
   // kept for lo and hi (floor is monotone). The scalar loop below takes the rest.
+  using F = xsimd::batch<float, xsimd::sse2>;
+  using D = xsimd::batch<double, xsimd::sse2>;  // a float pair per lane, to move pairs
+  // Lanes 0 and 1 of a, then lanes 0 and 1 of b.
+  const auto low_pairs = [](const F& a, const F& b) {
+    return xsimd::bitwise_cast<F>(xsimd::zip_lo(xsimd::bitwise_cast<D>(a), xsimd::bitwise_cast<D>(b)));
+  };
   const SegmentHomeRows columns(cells, 0);
   if (columns.usable()) {
-    __m128 least = _mm_set1_ps(HUGE_VALF), greatest = _mm_set1_ps(-HUGE_VALF);
+    F least(HUGE_VALF), greatest(-HUGE_VALF);
     const Item* it = g_.items_.data() + row.begin;
     const std::uint32_t segments_end = kinds_.circles_begin;
     for (; vec + 4 <= size && it[vec + 3].shape < segments_end; vec += 4) {
-      __m128 low[4], box[4];
+      F low[4], box[4];
       for (int i = 0; i < 4; ++i) {
         // (bx, by, ax, ay) against (ax, ay, bx, by), in the operand order of std::min and
         // std::max (bounds()), so that even the sign of a zero is the same.
-        const __m128 g = _mm_loadu_ps(it[vec + i].g), swapped = _mm_shuffle_ps(g, g, _MM_SHUFFLE(1, 0, 3, 2));
-        low[i] = _mm_min_ps(swapped, g);
-        box[i] = _mm_movelh_ps(low[i], _mm_max_ps(swapped, g));
+        const F g = F::load_unaligned(it[vec + i].g);
+        const F swapped =
+            xsimd::swizzle(g, xsimd::batch_constant<xsimd::batch<std::uint32_t, xsimd::sse2>, 2, 3, 0, 1>());
+        low[i] = xsimd::min(swapped, g);
+        box[i] = low_pairs(low[i], xsimd::max(swapped, g));
       }
-      const __m128 left = _mm_movelh_ps(_mm_unpacklo_ps(low[0], low[1]), _mm_unpacklo_ps(low[2], low[3]));
-      if (!columns.columns4(left, col0, t.col.data() + vec)) break;
-      for (int i = 0; i < 4; ++i) _mm_storeu_ps(&t.box[vec + i].min.x, box[i]);
-      least = _mm_min_ps(least, left);
-      greatest = _mm_max_ps(greatest, left);
+      const F left = low_pairs(xsimd::zip_lo(low[0], low[1]), xsimd::zip_lo(low[2], low[3]));
+      if (!columns.columns(left, col0, t.col.data() + vec)) break;
+      for (int i = 0; i < 4; ++i) box[i].store_unaligned(&t.box[vec + i].min.x);
+      least = xsimd::min(least, left);
+      greatest = xsimd::max(greatest, left);
     }
     if (vec != 0) {
       float l[4], g[4];
-      _mm_storeu_ps(l, least);
-      _mm_storeu_ps(g, greatest);
+      least.store_unaligned(l);
+      greatest.store_unaligned(g);
       lo = static_cast<std::uint32_t>(cells.index(std::min({l[0], l[1], l[2], l[3]})) - col0);
       hi = static_cast<std::uint32_t>(cells.index(std::max({g[0], g[1], g[2], g[3]})) - col0);
     }
@@ -398,17 +406,23 @@ void HomeGrid::Builder::store_row(const Row& row, RowScratch& t) {
   std::uint32_t rank = 0;
 #if defined(__SSE2__)
   static_assert(sizeof(Aabb) == 4 * sizeof(float), "Aabb is min.x, min.y, max.x, max.y");
+  using F = xsimd::batch<float, xsimd::sse2>;
+  using D = xsimd::batch<double, xsimd::sse2>;  // a float pair per lane, to move pairs
   float *minx = g_.minx_.data() + row.begin, *miny = g_.miny_.data() + row.begin;
   float *maxx = g_.maxx_.data() + row.begin, *maxy = g_.maxy_.data() + row.begin;
   const Aabb* box = t.box.data();
   for (; rank + 4 <= size; rank += 4) {
-    __m128 r0 = _mm_loadu_ps(&box[order[rank]].min.x), r1 = _mm_loadu_ps(&box[order[rank + 1]].min.x),
-           r2 = _mm_loadu_ps(&box[order[rank + 2]].min.x), r3 = _mm_loadu_ps(&box[order[rank + 3]].min.x);
-    _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
-    _mm_storeu_ps(minx + rank, r0);
-    _mm_storeu_ps(miny + rank, r1);
-    _mm_storeu_ps(maxx + rank, r2);
-    _mm_storeu_ps(maxy + rank, r3);
+    const F r0 = F::load_unaligned(&box[order[rank]].min.x), r1 = F::load_unaligned(&box[order[rank + 1]].min.x),
+            r2 = F::load_unaligned(&box[order[rank + 2]].min.x), r3 = F::load_unaligned(&box[order[rank + 3]].min.x);
+    // The 4 x 4 transpose: lanes interleaved two boxes at a time, then pairs of lanes.
+    const D mins01 = xsimd::bitwise_cast<D>(xsimd::zip_lo(r0, r1));  // minx0 minx1 miny0 miny1
+    const D mins23 = xsimd::bitwise_cast<D>(xsimd::zip_lo(r2, r3));
+    const D maxs01 = xsimd::bitwise_cast<D>(xsimd::zip_hi(r0, r1));  // maxx0 maxx1 maxy0 maxy1
+    const D maxs23 = xsimd::bitwise_cast<D>(xsimd::zip_hi(r2, r3));
+    xsimd::bitwise_cast<F>(xsimd::zip_lo(mins01, mins23)).store_unaligned(minx + rank);
+    xsimd::bitwise_cast<F>(xsimd::zip_hi(mins01, mins23)).store_unaligned(miny + rank);
+    xsimd::bitwise_cast<F>(xsimd::zip_lo(maxs01, maxs23)).store_unaligned(maxx + rank);
+    xsimd::bitwise_cast<F>(xsimd::zip_hi(maxs01, maxs23)).store_unaligned(maxy + rank);
   }
 #endif
   for (; rank < size; ++rank) store(row.begin + rank, t.box[order[rank]]);

@@ -1,23 +1,21 @@
-// The home rows of segments, four at a time (eight with AVX2, sixteen with AVX-512, the
-// ISA chosen with the narrow phase's): the count pass of the home grid's build reads every
-// shape once for its row, and on the scalar path that is four floor() conversions per
-// shape. (The row sort's home columns, four at a time, use the same exact conversion.)
-// Scalar twin: segment_home_row below (the grid's row_of for a segment);
-// tests/broadphase/test_segment_home_rows.cpp checks them all agree lane for lane. The
-// wider ones carry GCC target attributes, as the box filters do (box_filter.hpp).
+// The home rows of segments, a batch at a time (four with SSE2, eight with AVX2, sixteen
+// with AVX-512, the ISA chosen with the narrow phase's): the count pass of the home grid's
+// build reads every shape once for its row, and on the scalar path that is four floor()
+// conversions per shape. (The row sort's home columns, four at a time, use the same exact
+// conversion.) Scalar twin: segment_home_row below (the grid's row_of for a segment);
+// tests/broadphase/test_segment_home_rows.cpp checks every ISA's batches against it lane
+// for lane, through the grid's lane probes (grid_kernels.hpp). The batches are xsimd,
+// templates on the arch, instantiated in the grid's per-ISA units and, for SSE2 (the
+// x86-64 baseline), in baseline code (rows4, and the row sort's columns).
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
-
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-#if defined(__x86_64__) || defined(_M_X64)
-#include <immintrin.h>
-#define HITGRID_SEGMENT_ROWS_X86 1
-#endif
+#include <type_traits>
 
 #include "grid_cells.hpp"
+#include "lane_masks.hpp"
 
 namespace hitgrid {
 
@@ -30,9 +28,10 @@ inline std::uint32_t segment_home_row(const GridCells& cells, std::int64_t row0,
   return small ? static_cast<std::uint32_t>(cells.index(miny) - row0) : large;
 }
 
-/// Four segments at once: writes out[0..3] as segment_home_row would and returns true, or
-/// returns false (out unspecified) when a lane needs the scalar path: a large segment, a
-/// cell index outside 32 bits, or cells whose scale is not a float. Rows must fit 31 bits.
+/// Segments a batch at a time: writes out[0 .. lanes) as segment_home_row would and
+/// returns true, or returns false (out unspecified) when a lane needs the scalar path: a
+/// large segment, a cell index outside 32 bits, or cells whose scale is not a float. Rows
+/// must fit 31 bits.
 class SegmentHomeRows {
  public:
   SegmentHomeRows(const GridCells& cells, std::int64_t row0)
@@ -44,33 +43,44 @@ class SegmentHomeRows {
 
   bool usable() const { return usable_; }
 
-#if defined(__SSE2__)
-  bool rows4(const float* ax, const float* ay, const float* bx, const float* by, std::uint32_t* out) const {
-    const __m128 x0 = _mm_loadu_ps(ax), y0 = _mm_loadu_ps(ay), x1 = _mm_loadu_ps(bx), y1 = _mm_loadu_ps(by);
-    __m128i ok = _mm_set1_epi32(-1);
-    const __m128i ix0 = floor4(_mm_min_ps(x0, x1), ok), ix1 = floor4(_mm_max_ps(x0, x1), ok);
-    const __m128i iy0 = floor4(_mm_min_ps(y0, y1), ok), iy1 = floor4(_mm_max_ps(y0, y1), ok);
-    // Small: the index differences are 0 or 1 (compared for equality, since a wrapped
-    // 32-bit difference is never 0 or 1 unless the true one is).
-    const __m128i zero = _mm_setzero_si128(), one = _mm_set1_epi32(1);
-    const __m128i dx = _mm_sub_epi32(ix1, ix0), dy = _mm_sub_epi32(iy1, iy0);
-    const __m128i small = _mm_and_si128(_mm_or_si128(_mm_cmpeq_epi32(dx, zero), _mm_cmpeq_epi32(dx, one)),
-                                        _mm_or_si128(_mm_cmpeq_epi32(dy, zero), _mm_cmpeq_epi32(dy, one)));
-    if (_mm_movemask_ps(_mm_castsi128_ps(_mm_and_si128(ok, small))) != 15) return false;
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm_sub_epi32(iy0, _mm_set1_epi32(row0_)));
+#if XSIMD_WITH_SSE2
+  /// As many segments as A has float lanes.
+  template <class A>
+  bool rows(const float* ax, const float* ay, const float* bx, const float* by, std::uint32_t* out) const {
+    using F = xsimd::batch<float, A>;
+    using I = xsimd::batch<std::int32_t, A>;
+    const F x0 = F::load_unaligned(ax), y0 = F::load_unaligned(ay), x1 = F::load_unaligned(bx),
+            y1 = F::load_unaligned(by);
+    xsimd::batch_bool<float, A> ok(true);
+    const I ix0 = floor_lanes(xsimd::min(x0, x1), ok), ix1 = floor_lanes(xsimd::max(x0, x1), ok);
+    const I iy0 = floor_lanes(xsimd::min(y0, y1), ok), iy1 = floor_lanes(xsimd::max(y0, y1), ok);
+    // Small: both index differences are 0 or 1, that is (dx | dy) >> 1 is 0 (as 32-bit
+    // patterns: a wrapped 32-bit difference is never 0 or 1 unless the true one is, and a
+    // negative one keeps its sign bit through the arithmetic shift).
+    const xsimd::batch_bool<std::int32_t, A> small = (((ix1 - ix0) | (iy1 - iy0)) >> 1) == I(0);
+    if (!xsimd::all(xsimd::bool_cast(ok) & small)) return false;
+    xsimd::bitwise_cast<xsimd::batch<std::uint32_t, A>>(iy0 - I(row0_)).store_unaligned(out);
     return true;
   }
 
-  /// The home columns of four small shapes whose boxes start at `minx`, relative to col0:
+  /// rows for four segments, in baseline code (the count pass after a group of the ISA's
+  /// width declined).
+  bool rows4(const float* ax, const float* ay, const float* bx, const float* by, std::uint32_t* out) const {
+    return rows<Sse2Arch>(ax, ay, bx, by, out);
+  }
+
+  /// The home columns of small shapes whose boxes start at `minx`, relative to col0:
   /// out[i] = uint32(cells.index(minx[i]) - col0) (the row sort's columns), or false (out
-  /// unspecified) when a lane needs the scalar path, as in rows4.
-  bool columns4(__m128 minx, std::int64_t col0, std::uint32_t* out) const {
-    __m128i ok = _mm_set1_epi32(-1);
-    const __m128i ix = floor4(minx, ok);
-    if (_mm_movemask_ps(_mm_castsi128_ps(ok)) != 15) return false;
+  /// unspecified) when a lane needs the scalar path, as in rows.
+  template <class A>
+  bool columns(const xsimd::batch<float, A>& minx, std::int64_t col0, std::uint32_t* out) const {
+    using I = xsimd::batch<std::int32_t, A>;
+    xsimd::batch_bool<float, A> ok(true);
+    const I ix = floor_lanes(minx, ok);
+    if (!xsimd::all(ok)) return false;
     // Modulo 2^32, as the scalar uint32 conversion of the 64-bit difference.
     const auto low = static_cast<std::int32_t>(static_cast<std::uint32_t>(col0));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm_sub_epi32(ix, _mm_set1_epi32(low)));
+    xsimd::bitwise_cast<xsimd::batch<std::uint32_t, A>>(ix - I(low)).store_unaligned(out);
     return true;
   }
 
@@ -79,78 +89,26 @@ class SegmentHomeRows {
   /// product by the power of two 1 / h is exact in float unless it overflows (then it fails
   /// the range check) or underflows; underflow only matters when a negative value rounds
   /// to -0 (floor -1 would become 0): such lanes are flagged.
-  __m128i floor4(__m128 v, __m128i& ok) const {
-    const __m128 p = _mm_mul_ps(v, _mm_set1_ps(inv_h_));
-    const __m128 magnitude = _mm_andnot_ps(_mm_set1_ps(-0.0f), p);
-    const __m128 in_range = _mm_cmplt_ps(magnitude, _mm_set1_ps(2147483648.0f));
-    const __m128 lost_sign = _mm_and_ps(_mm_cmplt_ps(v, _mm_setzero_ps()), _mm_cmpeq_ps(p, _mm_setzero_ps()));
-    ok = _mm_and_si128(ok, _mm_castps_si128(_mm_andnot_ps(lost_sign, in_range)));
-    const __m128i t = _mm_cvttps_epi32(p);  // toward zero
-    // One less where truncation went up (negative non-integers): the compare mask is -1.
-    return _mm_add_epi32(t, _mm_castps_si128(_mm_cmpgt_ps(_mm_cvtepi32_ps(t), p)));
+  template <class A>
+  xsimd::batch<std::int32_t, A> floor_lanes(const xsimd::batch<float, A>& v, xsimd::batch_bool<float, A>& ok) const {
+    using F = xsimd::batch<float, A>;
+    using I = xsimd::batch<std::int32_t, A>;
+    const F p = v * F(inv_h_);
+    const auto lost_sign = (v < F(0.0f)) & (p == F(0.0f));
+    // (~, not !: 8.1's ! compares with false, in two halves on AVX.)
+    ok = ok & (xsimd::abs(p) < F(2147483648.0f)) & ~lost_sign;
+    if constexpr (std::is_same_v<A, Sse2Arch>) {
+      // SSE2 has no rounding instruction (xsimd's floor emulates one, in more steps than
+      // this): truncate toward zero, then one less where that went up (negative
+      // non-integers). The select is the mask itself, -1 in its lanes.
+      const I t = xsimd::batch_cast<std::int32_t>(p);
+      return t + xsimd::select(xsimd::bool_cast(xsimd::batch_cast<float>(t) > p), I(-1), I(0));
+    } else {
+      return xsimd::batch_cast<std::int32_t>(xsimd::floor(p));  // exact: an integer in range
+    }
   }
 #else
   bool rows4(const float*, const float*, const float*, const float*, std::uint32_t*) const { return false; }
-#endif
-
-#if defined(HITGRID_SEGMENT_ROWS_X86)
- public:
-  /// rows4 for eight segments (AVX2).
-  [[gnu::target("avx2")]] bool rows8(const float* ax, const float* ay, const float* bx, const float* by,
-                                     std::uint32_t* out) const {
-    const __m256 x0 = _mm256_loadu_ps(ax), y0 = _mm256_loadu_ps(ay), x1 = _mm256_loadu_ps(bx), y1 = _mm256_loadu_ps(by);
-    __m256i ok = _mm256_set1_epi32(-1);
-    const __m256i ix0 = floor8(_mm256_min_ps(x0, x1), ok), ix1 = floor8(_mm256_max_ps(x0, x1), ok);
-    const __m256i iy0 = floor8(_mm256_min_ps(y0, y1), ok), iy1 = floor8(_mm256_max_ps(y0, y1), ok);
-    const __m256i zero = _mm256_setzero_si256(), one = _mm256_set1_epi32(1);
-    const __m256i dx = _mm256_sub_epi32(ix1, ix0), dy = _mm256_sub_epi32(iy1, iy0);
-    const __m256i small = _mm256_and_si256(_mm256_or_si256(_mm256_cmpeq_epi32(dx, zero), _mm256_cmpeq_epi32(dx, one)),
-                                           _mm256_or_si256(_mm256_cmpeq_epi32(dy, zero), _mm256_cmpeq_epi32(dy, one)));
-    if (_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_and_si256(ok, small))) != 255) return false;
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), _mm256_sub_epi32(iy0, _mm256_set1_epi32(row0_)));
-    return true;
-  }
-
-  /// rows4 for sixteen segments (AVX-512).
-  [[gnu::target("avx512f")]] bool rows16(const float* ax, const float* ay, const float* bx, const float* by,
-                                         std::uint32_t* out) const {
-    const __m512 x0 = _mm512_loadu_ps(ax), y0 = _mm512_loadu_ps(ay), x1 = _mm512_loadu_ps(bx), y1 = _mm512_loadu_ps(by);
-    // (Zero-masked forms: g++ 12's unmasked min, max and rounding conversion read an
-    // undefined vector, which -Werror=maybe-uninitialized rejects.)
-    __mmask16 ok = 0xffff;
-    const __m512i ix0 = floor16(_mm512_maskz_min_ps(0xffff, x0, x1), ok),
-                  ix1 = floor16(_mm512_maskz_max_ps(0xffff, x0, x1), ok);
-    const __m512i iy0 = floor16(_mm512_maskz_min_ps(0xffff, y0, y1), ok),
-                  iy1 = floor16(_mm512_maskz_max_ps(0xffff, y0, y1), ok);
-    // Small: the index differences, unsigned, are at most 1 (see rows4).
-    const __m512i one = _mm512_set1_epi32(1);
-    ok = _mm512_mask_cmple_epu32_mask(ok, _mm512_sub_epi32(ix1, ix0), one);
-    ok = _mm512_mask_cmple_epu32_mask(ok, _mm512_sub_epi32(iy1, iy0), one);
-    if (ok != 0xffff) return false;
-    _mm512_storeu_si512(out, _mm512_sub_epi32(iy0, _mm512_set1_epi32(row0_)));
-    return true;
-  }
-
- private:
-  /// floor4 in eight lanes: floor(v / h), with `ok` cleared where not exact (see floor4).
-  [[gnu::target("avx2")]] __m256i floor8(__m256 v, __m256i& ok) const {
-    const __m256 p = _mm256_mul_ps(v, _mm256_set1_ps(inv_h_));
-    const __m256 magnitude = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), p);
-    const __m256 in_range = _mm256_cmp_ps(magnitude, _mm256_set1_ps(2147483648.0f), _CMP_LT_OQ);
-    const __m256 lost_sign = _mm256_and_ps(_mm256_cmp_ps(v, _mm256_setzero_ps(), _CMP_LT_OQ),
-                                           _mm256_cmp_ps(p, _mm256_setzero_ps(), _CMP_EQ_OQ));
-    ok = _mm256_and_si256(ok, _mm256_castps_si256(_mm256_andnot_ps(lost_sign, in_range)));
-    return _mm256_cvttps_epi32(_mm256_floor_ps(p));  // exact: floor is an integer in range
-  }
-  /// The same in sixteen lanes, with a floor conversion.
-  [[gnu::target("avx512f")]] __m512i floor16(__m512 v, __mmask16& ok) const {
-    const __m512 p = _mm512_mul_ps(v, _mm512_set1_ps(inv_h_));
-    const __mmask16 in_range = _mm512_cmp_ps_mask(_mm512_abs_ps(p), _mm512_set1_ps(2147483648.0f), _CMP_LT_OQ);
-    const __mmask16 lost_sign = _mm512_mask_cmp_ps_mask(_mm512_cmp_ps_mask(v, _mm512_setzero_ps(), _CMP_LT_OQ), p,
-                                                        _mm512_setzero_ps(), _CMP_EQ_OQ);
-    ok = static_cast<__mmask16>(ok & in_range & ~lost_sign);
-    return _mm512_maskz_cvt_roundps_epi32(0xffff, p, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
-  }
 #endif
 
  private:

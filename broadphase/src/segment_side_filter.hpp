@@ -14,21 +14,16 @@
 // or product is subnormal. A box is rejected only when the computed extreme clears
 // 2^-20 (|U| + |V|) + 2^-120, four times that. Where a product overflows, the bound is
 // infinite or NaN and nothing is rejected. tests/broadphase/test_segment_side_filter.cpp
-// checks rejections against the exact orient2d on adversarial boxes, and the SSE2 form
-// against the scalar one lane for lane.
+// checks rejections against the exact orient2d on adversarial boxes, and every ISA's
+// lanes (may_touch_lanes, through the grid's lane probes) against the scalar twin, lane
+// for lane.
 #pragma once
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-#if defined(__x86_64__) || defined(_M_X64)
-#include <immintrin.h>
-#define HITGRID_SIDE_FILTER_X86 1
-#endif
+#include "lane_masks.hpp"
 
 namespace hitgrid {
 
@@ -38,7 +33,7 @@ class SegmentSideFilter {
   explicit SegmentSideFilter(const float* g) : ax_(g[0]), ay_(g[1]), dx_(g[2] - g[0]), dy_(g[3] - g[1]) {}
 
   /// False when the closed box [x0, x1] x [y0, y1] lies strictly on one side of the
-  /// segment's line. (Scalar twin of may_touch8.)
+  /// segment's line. (Scalar twin of may_touch_lanes.)
   bool may_touch(float x0, float x1, float y0, float y1) const {
     const float u0 = dx_ * (y0 - ay_), u1 = dx_ * (y1 - ay_);
     const float v0 = dy_ * (x0 - ax_), v1 = dy_ * (x1 - ax_);
@@ -48,64 +43,28 @@ class SegmentSideFilter {
     return !(least > bound || most < -bound);
   }
 
-  /// Bit i set when box i of the eight at (minx, maxx, miny, maxy) may touch the line.
-  std::uint32_t may_touch8(const float* minx, const float* maxx, const float* miny, const float* maxy) const {
-#if defined(__SSE2__)
-    return four(minx, maxx, miny, maxy) | four(minx + 4, maxx + 4, miny + 4, maxy + 4) << 4;
-#else
-    std::uint32_t mask = 0;
-    for (std::uint32_t i = 0; i < 8; ++i)
-      mask |= static_cast<std::uint32_t>(may_touch(minx[i], maxx[i], miny[i], maxy[i])) << i;
-    return mask;
-#endif
-  }
-
-#if defined(HITGRID_SIDE_FILTER_X86)
-  /// may_touch8 in one 8-lane step (AVX2; the home grid's AVX-512 search uses it too).
-  [[gnu::target("avx2")]] std::uint32_t may_touch8_avx2(const float* minx, const float* maxx, const float* miny,
-                                                        const float* maxy) const {
-    const __m256 dx = _mm256_set1_ps(dx_), dy = _mm256_set1_ps(dy_), ax = _mm256_set1_ps(ax_), ay = _mm256_set1_ps(ay_);
-    const __m256 u0 = _mm256_mul_ps(dx, _mm256_sub_ps(_mm256_loadu_ps(miny), ay));
-    const __m256 u1 = _mm256_mul_ps(dx, _mm256_sub_ps(_mm256_loadu_ps(maxy), ay));
-    const __m256 v0 = _mm256_mul_ps(dy, _mm256_sub_ps(_mm256_loadu_ps(minx), ax));
-    const __m256 v1 = _mm256_mul_ps(dy, _mm256_sub_ps(_mm256_loadu_ps(maxx), ax));
-    const __m256 least = _mm256_sub_ps(_mm256_min_ps(u1, u0), _mm256_max_ps(v1, v0));
-    const __m256 most = _mm256_sub_ps(_mm256_max_ps(u1, u0), _mm256_min_ps(v1, v0));
-    const __m256 abs = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
-    const __m256 bound =
-        _mm256_add_ps(_mm256_mul_ps(_mm256_set1_ps(0x1p-20f),
-                                    _mm256_add_ps(_mm256_max_ps(_mm256_and_ps(u1, abs), _mm256_and_ps(u0, abs)),
-                                                  _mm256_max_ps(_mm256_and_ps(v1, abs), _mm256_and_ps(v0, abs)))),
-                      _mm256_set1_ps(0x1p-120f));
-    const __m256 rejected = _mm256_or_ps(_mm256_cmp_ps(least, bound, _CMP_GT_OQ),
-                                         _mm256_cmp_ps(most, _mm256_xor_ps(bound, _mm256_set1_ps(-0.0f)), _CMP_LT_OQ));
-    return static_cast<std::uint32_t>(_mm256_movemask_ps(rejected)) ^ 255u;
+#if XSIMD_WITH_SSE2
+  /// Bit i set when box i of the batch at (minx, maxx, miny, maxy) may touch the line: as
+  /// many boxes as A has float lanes, each the same operations as may_touch in the same
+  /// order, so that every lane equals it, bit for bit.
+  template <class A>
+  std::uint32_t may_touch_lanes(const float* minx, const float* maxx, const float* miny, const float* maxy) const {
+    using F = xsimd::batch<float, A>;
+    const F dx(dx_), dy(dy_), ax(ax_), ay(ay_);
+    const F u0 = dx * (F::load_unaligned(miny) - ay), u1 = dx * (F::load_unaligned(maxy) - ay);
+    const F v0 = dy * (F::load_unaligned(minx) - ax), v1 = dy * (F::load_unaligned(maxx) - ax);
+    // std::min(a, b) is xsimd::min(b, a) (and likewise max): the operand order that makes
+    // the two agree even on signed zeros and NaNs.
+    const F least = xsimd::min(u1, u0) - xsimd::max(v1, v0), most = xsimd::max(u1, u0) - xsimd::min(v1, v0);
+    const F bound =
+        F(0x1p-20f) * (xsimd::max(xsimd::abs(u1), xsimd::abs(u0)) + xsimd::max(xsimd::abs(v1), xsimd::abs(v0))) +
+        F(0x1p-120f);
+    constexpr std::uint32_t all = (1u << F::size) - 1;
+    return mask_bits<A>((least > bound) | (most < -bound)) ^ all;
   }
 #endif
 
  private:
-#if defined(__SSE2__)
-  std::uint32_t four(const float* minx, const float* maxx, const float* miny, const float* maxy) const {
-    const __m128 dx = _mm_set1_ps(dx_), dy = _mm_set1_ps(dy_), ax = _mm_set1_ps(ax_), ay = _mm_set1_ps(ay_);
-    const __m128 u0 = _mm_mul_ps(dx, _mm_sub_ps(_mm_loadu_ps(miny), ay));
-    const __m128 u1 = _mm_mul_ps(dx, _mm_sub_ps(_mm_loadu_ps(maxy), ay));
-    const __m128 v0 = _mm_mul_ps(dy, _mm_sub_ps(_mm_loadu_ps(minx), ax));
-    const __m128 v1 = _mm_mul_ps(dy, _mm_sub_ps(_mm_loadu_ps(maxx), ax));
-    // The same operand order as std::min / std::max in may_touch (min(a, b) is
-    // _mm_min_ps(b, a)), so that the two agree even on signed zeros and NaNs.
-    const __m128 least = _mm_sub_ps(_mm_min_ps(u1, u0), _mm_max_ps(v1, v0));
-    const __m128 most = _mm_sub_ps(_mm_max_ps(u1, u0), _mm_min_ps(v1, v0));
-    const __m128 abs = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
-    const __m128 bound =
-        _mm_add_ps(_mm_mul_ps(_mm_set1_ps(0x1p-20f), _mm_add_ps(_mm_max_ps(_mm_and_ps(u1, abs), _mm_and_ps(u0, abs)),
-                                                                _mm_max_ps(_mm_and_ps(v1, abs), _mm_and_ps(v0, abs)))),
-                   _mm_set1_ps(0x1p-120f));
-    const __m128 rejected =
-        _mm_or_ps(_mm_cmpgt_ps(least, bound), _mm_cmplt_ps(most, _mm_xor_ps(bound, _mm_set1_ps(-0.0f))));
-    return static_cast<std::uint32_t>(_mm_movemask_ps(rejected)) ^ 15u;
-  }
-#endif
-
   float ax_, ay_, dx_, dy_;
 };
 

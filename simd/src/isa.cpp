@@ -30,11 +30,11 @@ bool isa_supported(Isa isa) {
 #if defined(__x86_64__) || defined(__i386__)
     case Isa::sse2: return __builtin_cpu_supports("sse2");
     // The AVX2 kernels are also built with FMA and BMI2 available to the compiler, and
-    // the grid's box filter (broadphase/src/box_filter.hpp) with POPCNT.
+    // the grid's lane masks (broadphase/src/lane_masks.hpp) use POPCNT.
     case Isa::avx2:
       return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("bmi2") &&
              __builtin_cpu_supports("popcnt");
-    // AVX-512 kernels use F, BW, DQ and VL (and the box filter POPCNT).
+    // AVX-512 kernels use F, BW, DQ and VL (and the grid's lane masks POPCNT).
     case Isa::avx512:
       return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
              __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&

@@ -1,13 +1,16 @@
-// SegmentHomeRows (four, eight and sixteen segments at a time) against its scalar twin, and
-// its counting loops against the twin, and the twin against
-// the cell indices computed independently in long double, on coordinates chosen to sit on
-// and next to cell edges, to underflow, and to overflow 32-bit indices.
+// SegmentHomeRows against its scalar twin: every supported ISA's batches (four, eight or
+// sixteen segments, from the ISA's own translation unit through lane_probe) and the
+// baseline rows4 and columns; and the twin against the cell indices computed
+// independently in long double, on coordinates chosen to sit on and next to cell edges, to
+// be zeros of either sign, to underflow, and to overflow 32-bit indices.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <vector>
 
+#include "grid_kernels.hpp"
 #include "hitgrid/core/splitmix64.hpp"
 #include "hitgrid/simd/isa.hpp"
 #include "segment_home_rows.hpp"
@@ -98,10 +101,26 @@ void check_width(const char* name, std::size_t lanes, const float (&g)[4][16], c
 
 }  // namespace
 
-TEST_CASE("SegmentHomeRows four, eight and sixteen at a time equal the scalar rows and exact indices", "[grid]") {
+TEST_CASE("every ISA's SegmentHomeRows batches equal the scalar rows and exact indices", "[grid]") {
+  // The widths to check: the baseline rows4, then each supported ISA's batch (Isa::scalar
+  // runs SSE2's on x86-64).
+  struct Width {
+    std::string name;
+    std::size_t lanes;
+    bool (*rows)(const SegmentHomeRows&, const float*, const float*, const float*, const float*, std::uint32_t*);
+  };
+  std::vector<Width> widths{{"rows4", 4,
+                             [](const SegmentHomeRows& r, const float* ax, const float* ay, const float* bx,
+                                const float* by, std::uint32_t* out) { return r.rows4(ax, ay, bx, by, out); }}};
+  for (Isa isa : supported_isas()) {
+    if (isa == Isa::scalar && isa_supported(Isa::sse2)) continue;
+    const LaneProbe probe = lane_probe(isa);
+    REQUIRE(probe.segment_rows_lanes <= 16);  // the rounds below draw sixteen segments
+    widths.push_back({std::string(isa_name(isa)), probe.segment_rows_lanes, probe.segment_rows});
+  }
   SplitMix64 rng(7);
-  // Per width (4, 8, 16): groups accepted, groups tried.
-  std::uint64_t fast[3] = {}, total[3] = {};
+  // Per width: groups accepted, groups tried.
+  std::vector<std::uint64_t> fast(widths.size()), total(widths.size());
   for (int log2_cell : {-130, -127, -126, -40, -3, 0, 1, 5, 30, 126, 127}) {
     const GridCells cells(log2_cell);
     const SegmentHomeRows rows(cells, 0);
@@ -144,41 +163,25 @@ TEST_CASE("SegmentHomeRows four, eight and sixteen at a time equal the scalar ro
           const bool small = x1 - x0 <= 1 && y1 - y0 <= 1;
           REQUIRE(expected[lane] == (small ? static_cast<std::uint32_t>(y0 - row0) : large));
         }
-        check_width(
-            "rows4", 4, g, expected, large, log2_cell, row0,
-            [&](const float* ax, const float* ay, const float* bx, const float* by, std::uint32_t* out) {
-              return shifted.rows4(ax, ay, bx, by, out);
-            },
-            fast[0], total[0]);
-#if defined(HITGRID_SEGMENT_ROWS_X86)
-        if (isa_supported(Isa::avx2))
+        for (std::size_t w = 0; w < widths.size(); ++w)
           check_width(
-              "rows8", 8, g, expected, large, log2_cell, row0,
+              widths[w].name.c_str(), widths[w].lanes, g, expected, large, log2_cell, row0,
               [&](const float* ax, const float* ay, const float* bx, const float* by, std::uint32_t* out) {
-                return shifted.rows8(ax, ay, bx, by, out);
+                return widths[w].rows(shifted, ax, ay, bx, by, out);
               },
-              fast[1], total[1]);
-        if (isa_supported(Isa::avx512))
-          check_width(
-              "rows16", 16, g, expected, large, log2_cell, row0,
-              [&](const float* ax, const float* ay, const float* bx, const float* by, std::uint32_t* out) {
-                return shifted.rows16(ax, ay, bx, by, out);
-              },
-              fast[2], total[2]);
-#endif
+              fast[w], total[w]);
       }
     }
   }
-  // Every width that ran took both paths often.
-  for (int w = 0; w < 3; ++w) {
-    INFO("width " << (4 << w) << ": " << fast[w] << " of " << total[w] << " groups accepted");
-    if (total[w] == 0) continue;
+  // Every width took both paths often.
+  for (std::size_t w = 0; w < widths.size(); ++w) {
+    INFO(widths[w].name << ": " << fast[w] << " of " << total[w] << " groups accepted");
     CHECK(fast[w] > total[w] / 10);
     CHECK(total[w] - fast[w] > total[w] / 10);
   }
 }
 
-#if defined(__SSE2__)
+#if XSIMD_WITH_SSE2
 TEST_CASE("SegmentHomeRows columns four at a time equal the exact column indices, modulo 2^32", "[grid]") {
   SplitMix64 rng(13);
   std::uint64_t fast = 0, total = 0;
@@ -192,7 +195,7 @@ TEST_CASE("SegmentHomeRows columns four at a time equal the exact column indices
         for (float& v : x) v = round % 2 == 0 ? benign_coordinate(rng, log2_cell) : coordinate(rng, log2_cell);
         std::uint32_t out[4];
         ++total;
-        if (columns.columns4(_mm_loadu_ps(x), col0, out)) {
+        if (columns.columns(xsimd::batch<float, xsimd::sse2>::load_unaligned(x), col0, out)) {
           ++fast;
           for (int lane = 0; lane < 4; ++lane) {
             INFO("log2_cell " << log2_cell << " col0 " << col0 << " x " << x[lane]);

@@ -2,13 +2,16 @@
 // its corners lie strictly on one side of the segment's line by the exact orient2d, on
 // adversarial inputs (corners exactly on the line with products far past float's 24 bits,
 // one ulp off it, huge and tiny coordinates, points, degenerate and axis-parallel
-// segments); it does reject boxes clearly off the line; and the SSE2 and AVX2 forms equal
-// the scalar one lane for lane.
+// segments); it does reject boxes clearly off the line; and every ISA's lanes the machine
+// supports (the box filter's side8, from the ISA's own translation unit through
+// lane_probe) equal the scalar twin lane for lane.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <vector>
 
+#include "grid_kernels.hpp"
 #include "hitgrid/core/predicates.hpp"
 #include "hitgrid/core/splitmix64.hpp"
 #include "hitgrid/simd/isa.hpp"
@@ -86,6 +89,9 @@ Case draw(SplitMix64& rng) {
     c.y0 = nudge(rng, c.y0);
     c.y1 = std::max(c.y0, nudge(rng, c.y1));
   }
+  // Zeros of either sign (the lanes' min and max must pick the scalar code's one).
+  for (float* v : {&c.g[0], &c.g[1], &c.g[2], &c.g[3], &c.x0, &c.x1, &c.y0, &c.y1})
+    if (*v == 0.0f && (rng.next() & 1)) *v = -*v;
   return c;
 }
 
@@ -101,27 +107,28 @@ bool strictly_one_side(const Case& c) {
 
 TEST_CASE("SegmentSideFilter rejects only boxes strictly on one side of the line, exactly", "[grid]") {
   SplitMix64 rng(17);
-  [[maybe_unused]] const bool avx2 = isa_supported(Isa::avx2);
+  // Every supported ISA's lanes (Isa::scalar runs SSE2's on x86-64).
+  std::vector<LaneProbe> probes;
+  for (Isa isa : supported_isas())
+    if (isa != Isa::scalar || !isa_supported(Isa::sse2)) probes.push_back(lane_probe(isa));
+  std::vector<std::uint32_t> masks(probes.size());
   std::uint64_t rejected = 0, separated = 0, wrong = 0, lanes_differ = 0;
   std::string first;
   for (int round = 0; round < 400'000; ++round) {
     Case group[8];
     for (Case& c : group) c = draw(rng);
-    // The eight boxes against the first segment, both forms.
+    // The eight boxes against the first segment, in every form.
     const SegmentSideFilter filter(group[0].g);
     float minx[8], maxx[8], miny[8], maxy[8];
     for (int i = 0; i < 8; ++i) {
       minx[i] = group[i].x0, maxx[i] = group[i].x1, miny[i] = group[i].y0, maxy[i] = group[i].y1;
     }
-    const std::uint32_t mask = filter.may_touch8(minx, maxx, miny, maxy);
-#if defined(HITGRID_SIDE_FILTER_X86)
-    if (avx2) lanes_differ += filter.may_touch8_avx2(minx, maxx, miny, maxy) != mask;
-#endif
+    for (std::size_t k = 0; k < probes.size(); ++k) masks[k] = probes[k].side8(filter, minx, maxx, miny, maxy);
     for (int i = 0; i < 8; ++i) {
       Case c = group[i];
       std::copy(group[0].g, group[0].g + 4, c.g);
       const bool keep = filter.may_touch(c.x0, c.x1, c.y0, c.y1);
-      lanes_differ += keep != ((mask >> i & 1) != 0);
+      for (std::size_t k = 0; k < probes.size(); ++k) lanes_differ += keep != ((masks[k] >> i & 1) != 0);
       const bool apart = strictly_one_side(c);
       separated += apart;
       if (!keep) {
