@@ -104,8 +104,10 @@ struct BoxFilterScalar {
   /// [own, own_end) and of [up, up_end): for each u in turn, the tile's positions t in
   /// increasing order whose boxes overlap u's, appended as (t, u). A u of the first range
   /// pairs only with the tile's shapes before it (the tile's own later shapes, and the
-  /// shapes after the tile, each pair once). `full(count)` is called after a u that
-  /// leaves the count above `room`, and returns the new count. Returns the count. The
+  /// shapes after the tile, each pair once). The count is at most `room` on entry;
+  /// `full(count)` is called once it has passed `room` (here after that u; the vector
+  /// versions after a stretch of u that cannot pass it by more than their lanes), and
+  /// returns the new count. Returns the count. The
   /// boxes of the u are finite (those of small shapes, which span at most two cells).
   template <class Full>
   static std::uint32_t tile_pairs(const float* minx, const float* maxx, const float* miny, const float* maxy,
