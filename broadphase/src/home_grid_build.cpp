@@ -12,10 +12,6 @@
 #include <limits>
 #include <numeric>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#include <xmmintrin.h>
-#endif
 
 #include "counting_sort.hpp"
 #include "grid_kernels.hpp"
