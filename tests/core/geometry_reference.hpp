@@ -125,6 +125,23 @@ inline constexpr Frame frames[] = {
     {0x1p-20, 0x1p-21, 0x1p-28, "offset 1e-7"},
 };
 
+/// Frames beyond those: around 1e6 (ulp 1/16), and lattices of pitch 2^-100 (~1e-30) and
+/// 2^100 (~1e30). Small integers map to floats exactly.
+inline constexpr Frame extreme_frames[] = {
+    {1.0e6, 1.0e6, 1.0, "near 1e6"},
+    {0.0, 0.0, 0x1p-100, "near 1e-30"},
+    {0.0, 0.0, 0x1p100, "near 1e30"},
+    {0x1p100, -0x1p100, 0x1p80, "offset 1e30"},
+};
+
+/// One of frames and extreme_frames, at random.
+inline const Frame& any_frame(Rng& rng) {
+  const int k = rng.between(0, 8);
+  return k < 5 ? frames[k] : extreme_frames[k - 5];
+}
+
+inline float pitch(const Frame& f, int k) { return static_cast<float>(f.scale * k); }
+
 inline float frame_coord(double offset, double scale, int k) {
   const double v = offset + scale * k;
   return static_cast<float>(v);  // exact for the frames above and |k| <= 64

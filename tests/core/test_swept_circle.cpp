@@ -149,22 +149,6 @@ void check_one(const Circle& k, Vec2 v, const Shape& shape, const Sweep& w, Tall
 
 // --- inputs --------------------------------------------------------------------------------
 
-/// Frames beyond those of geometry_reference.hpp: around 1e6 (ulp 1/16), and lattices of
-/// pitch 2^-100 (~1e-30) and 2^100 (~1e30). Small integers map to floats exactly.
-constexpr Frame extreme_frames[] = {
-    {1.0e6, 1.0e6, 1.0, "near 1e6"},
-    {0.0, 0.0, 0x1p-100, "near 1e-30"},
-    {0.0, 0.0, 0x1p100, "near 1e30"},
-    {0x1p100, -0x1p100, 0x1p80, "offset 1e30"},
-};
-
-const Frame& any_frame(Rng& rng) {
-  const int k = rng.between(0, 8);
-  return k < 5 ? frames[k] : extreme_frames[k - 5];
-}
-
-float pitch(const Frame& f, int k) { return static_cast<float>(f.scale * k); }
-
 struct SegCase {
   Circle k;
   Vec2 v;
