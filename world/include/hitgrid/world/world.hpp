@@ -29,6 +29,9 @@
 // then the second; within a pair the lower handle first) and the same whatever the thread
 // count, ISA and cell sizes. An end event may name a destroyed shape's handle.
 //
+// Threads: a World runs its parallel work on its own TBB arenas (WorldOptions::threads);
+// it is used from one thread at a time.
+//
 // Errors: a stale or unknown handle throws InvalidHandleError naming it; invalid geometry
 // throws InvalidShapeError naming the handle or the position in the batch. A refused call
 // leaves the world as it was: bulk calls check everything before changing anything.
