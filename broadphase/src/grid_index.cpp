@@ -62,15 +62,8 @@ bool touches(ShapeKind ka, const float* a, ShapeKind kb, const float* b, float m
 /// the box is in it.
 Aabb grown(const Aabb& box, float m) {
   if (m == 0.0f) return box;
-  auto down = [](double v) {
-    const auto f = static_cast<float>(v);
-    return static_cast<double>(f) > v ? std::nextafter(f, -HUGE_VALF) : f;
-  };
-  auto up = [](double v) {
-    const auto f = static_cast<float>(v);
-    return static_cast<double>(f) < v ? std::nextafter(f, HUGE_VALF) : f;
-  };
-  return {{down(double{box.min.x} - m), down(double{box.min.y} - m)}, {up(double{box.max.x} + m), up(double{box.max.y} + m)}};
+  return {{float_at_most(double{box.min.x} - m), float_at_most(double{box.min.y} - m)},
+          {float_at_least(double{box.max.x} + m), float_at_least(double{box.max.y} + m)}};
 }
 
 }  // namespace

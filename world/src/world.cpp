@@ -29,6 +29,7 @@
 #include "hitgrid/broadphase/find_pairs.hpp"
 #include "hitgrid/broadphase/grid_index.hpp"
 #include "hitgrid/broadphase/sort_keys.hpp"
+#include "hitgrid/core/float_steps.hpp"
 #include "hitgrid/core/ray_box.hpp"
 #include "hitgrid/core/ray_circle.hpp"
 #include "hitgrid/core/ray_segment.hpp"
@@ -266,8 +267,8 @@ struct World::State {
     const double r = c.r;
     // (Clamped to the finite floats: no shape lies beyond them.)
     static constexpr float most = std::numeric_limits<float>::max();
-    auto down = [](double d) { return std::max(std::nextafter(static_cast<float>(d), -HUGE_VALF), -most); };
-    auto up = [](double d) { return std::min(std::nextafter(static_cast<float>(d), HUGE_VALF), most); };
+    auto down = [](double d) { return std::max(next_float_down(static_cast<float>(d)), -most); };
+    auto up = [](double d) { return std::min(next_float_up(static_cast<float>(d)), most); };
     return {{down(std::min(x0, x1) - r), down(std::min(y0, y1) - r)}, {up(std::max(x0, x1) + r), up(std::max(y0, y1) + r)}};
   }
 

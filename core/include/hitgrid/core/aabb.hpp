@@ -8,9 +8,8 @@
 #pragma once
 
 #include <algorithm>
-#include <cmath>
-#include <limits>
 
+#include "hitgrid/core/float_steps.hpp"
 #include "hitgrid/core/shapes.hpp"
 
 namespace hitgrid {
@@ -27,13 +26,9 @@ constexpr bool overlaps(const Aabb& a, const Aabb& b) {
 }
 
 /// A float <= x (x computed in double from float inputs, see the header comment).
-inline float float_below(double x) {
-  return std::nextafter(static_cast<float>(x), -std::numeric_limits<float>::infinity());
-}
+inline float float_below(double x) { return next_float_down(static_cast<float>(x)); }
 /// A float >= x.
-inline float float_above(double x) {
-  return std::nextafter(static_cast<float>(x), std::numeric_limits<float>::infinity());
-}
+inline float float_above(double x) { return next_float_up(static_cast<float>(x)); }
 
 inline Aabb bounds(const Segment& s) {
   return {{std::min(s.a.x, s.b.x), std::min(s.a.y, s.b.y)}, {std::max(s.a.x, s.b.x), std::max(s.a.y, s.b.y)}};
