@@ -42,4 +42,18 @@ inline Aabb bounds(const Circle& c) {
 
 inline Aabb bounds(const Box& b) { return {b.min, b.max}; }
 
+/// The box grown by m (finite, >= 0) on every side, rounded outward: every point within
+/// distance m of the box is in it.
+inline Aabb grown(const Aabb& box, float m) {
+  if (m == 0.0f) return box;
+  return {{float_at_most(double{box.min.x} - m), float_at_most(double{box.min.y} - m)},
+          {float_at_least(double{box.max.x} + m), float_at_least(double{box.max.y} + m)}};
+}
+
+/// `inner` lies in `outer` (closed boxes).
+constexpr bool contains(const Aabb& outer, const Aabb& inner) {
+  return outer.min.x <= inner.min.x && outer.min.y <= inner.min.y && inner.max.x <= outer.max.x &&
+         inner.max.y <= outer.max.y;
+}
+
 }  // namespace hitgrid
