@@ -25,6 +25,7 @@
 
 #include "cell_size.hpp"
 #include "hitgrid/core/error.hpp"
+#include "hitgrid/core/intersects.hpp"
 #include "hitgrid/core/ray_box.hpp"
 #include "hitgrid/core/ray_circle.hpp"
 #include "hitgrid/core/ray_segment.hpp"
@@ -201,26 +202,23 @@ struct GridIndex::Impl {
     }
   }
 
-  /// A ray's or a line's part within the indexed extent: the cells along it and the large
-  /// shapes near its box, each candidate through t.line_test. `line` meets the extent.
-  void query_line(Vec2 p, Vec2 d, bool ray, Scratch& t) const {
-    // The piece's x and y ranges: from the ray's origin on in the direction's sign (a
-    // line's: everything), within the extent. All are floats.
-    auto range = [&](float o, float dir, float lo, float hi) {
-      if (dir == 0.0f) return std::pair{o, o};
-      if (!ray) return std::pair{lo, hi};
-      return dir > 0.0f ? std::pair{std::max(o, lo), hi} : std::pair{lo, std::min(o, hi)};
-    };
-    const auto [x_lo, x_hi] = range(p.x, d.x, extent.min.x, extent.max.x);
-    const auto [y_lo, y_hi] = range(p.y, d.y, extent.min.y, extent.max.y);
-    if (x_lo > x_hi || y_lo > y_hi) return;
+  /// A piece of a line (a ray's, a line's or a segment's, through the float point p with
+  /// direction (dx, dy), within the float ranges `piece`) cut to the indexed extent and to
+  /// `window`: the cells along it and the large shapes near its box, each candidate
+  /// through t.line_test.
+  void query_line(Vec2 p, double dx, double dy, const Aabb& piece, const Aabb& window, Scratch& t) const {
+    const float x_lo = std::max({piece.min.x, extent.min.x, window.min.x});
+    const float x_hi = std::min({piece.max.x, extent.max.x, window.max.x});
+    const float y_lo = std::max({piece.min.y, extent.min.y, window.min.y});
+    const float y_hi = std::min({piece.max.y, extent.max.y, window.max.y});
+    if (!(x_lo <= x_hi && y_lo <= y_hi)) return;
     const Aabb box{{x_lo, y_lo}, {x_hi, y_hi}};
     if (!grid.tiled_only && grid.home.small_count() != 0) {
       const HomeGrid::Columns at = grid.home.columns();
       constexpr float no_segment[4] = {};
       const RangeSearch s{at.minx, at.miny, at.maxx, at.maxy, box, false, SegmentSideFilter(no_segment)};
-      const bool level = d.y == 0.0f;
-      const double slope = level || d.x == 0.0f ? 0.0 : double{d.x} / double{d.y};
+      const bool level = dy == 0.0;
+      const double slope = level || dx == 0.0 ? 0.0 : dx / dy;
       const GridCells& cells = grid.home.cells();
       small_along(cells.span(y_lo, y_hi), s, 0, t, [&](std::int64_t r_lo, std::int64_t r_hi, auto&& f) {
         cells.for_each_line_row(p, slope, level, y_lo, y_hi, x_lo, x_hi, r_lo, r_hi, f);
@@ -321,7 +319,7 @@ GridIndex::GridIndex(const Scene& scene, const FindPairsOptions& options) {
 std::size_t GridIndex::size() const { return impl_ ? impl_->grid.shapes : 0; }
 
 float GridIndex::cell_size() const {
-  if (!impl_) return 0.0f;
+  if (size() == 0) return 0.0f;
   const Grid& g = impl_->grid;
   return static_cast<float>(g.tiled_only ? g.tiled.cell_size() : g.home.cells().cell_size());
 }
@@ -362,7 +360,10 @@ bool line_meets(const void* line, ShapeKind kind, const float* g) {
   const L& l = *static_cast<const L*>(line);
   switch (kind) {
     case ShapeKind::segment:
-      return intersects(l, as_segment(g));
+      if constexpr (std::is_same_v<L, Segment>)
+        return intersects_packed(ShapeKind::segment, reinterpret_cast<const float*>(&l), kind, g);
+      else
+        return intersects(l, as_segment(g));
     case ShapeKind::circle:
       return intersects(l, as_circle(g));
     case ShapeKind::box:
@@ -371,13 +372,19 @@ bool line_meets(const void* line, ShapeKind kind, const float* g) {
   return intersects(l, as_box(g));
 }
 
-Vec2 origin_of(const Ray& r) { return r.origin; }
-Vec2 origin_of(const Line& l) { return l.point; }
+constexpr float infinity = std::numeric_limits<float>::infinity();
+constexpr Aabb everywhere{{-infinity, -infinity}, {infinity, infinity}};
+
+/// The range of one coordinate along a ray from o in direction d: from o on.
+std::pair<float, float> ray_range(float o, float d) {
+  if (d == 0.0f) return {o, o};
+  return d > 0.0f ? std::pair{o, infinity} : std::pair{-infinity, o};
+}
 
 }  // namespace
 
 template <class L>
-void GridIndex::touching_line(const L& line, std::vector<ShapeId>& out) const {
+void GridIndex::touching_line(const L& line, const Aabb& window, std::vector<ShapeId>& out) const {
   out.clear();
   if (size() == 0) return;
   const Impl& index = *impl_;
@@ -388,15 +395,32 @@ void GridIndex::touching_line(const L& line, std::vector<ShapeId>& out) const {
   t.line_test = &line_meets<L>;
   t.candidates.flush = &Impl::flush;
   t.candidates.context = &t;
-  index.query_line(origin_of(line), line.direction, std::is_same_v<L, Ray>, t);
+  if constexpr (std::is_same_v<L, Segment>) {
+    index.query_line(line.a, double{line.b.x} - line.a.x, double{line.b.y} - line.a.y, bounds(line), window, t);
+  } else if constexpr (std::is_same_v<L, Ray>) {
+    const auto [x_lo, x_hi] = ray_range(line.origin.x, line.direction.x);
+    const auto [y_lo, y_hi] = ray_range(line.origin.y, line.direction.y);
+    index.query_line(line.origin, line.direction.x, line.direction.y, {{x_lo, y_lo}, {x_hi, y_hi}}, window, t);
+  } else {
+    const Vec2 p = line.point, d = line.direction;
+    const Aabb piece{{d.x == 0.0f ? p.x : -infinity, d.y == 0.0f ? p.y : -infinity},
+                     {d.x == 0.0f ? p.x : infinity, d.y == 0.0f ? p.y : infinity}};
+    index.query_line(p, d.x, d.y, piece, window, t);
+  }
   Impl::flush(&t);
   std::sort(t.keys.begin(), t.keys.end());
   out.resize(t.keys.size());
   for (std::size_t i = 0; i < t.keys.size(); ++i) out[i] = index.grid.kinds.id(static_cast<std::uint32_t>(t.keys[i]));
 }
 
-void GridIndex::touching(const Ray& r, std::vector<ShapeId>& out) const { touching_line(r, out); }
-void GridIndex::touching(const Line& l, std::vector<ShapeId>& out) const { touching_line(l, out); }
+void GridIndex::touching(const Ray& r, std::vector<ShapeId>& out) const { touching_line(r, everywhere, out); }
+void GridIndex::touching(const Line& l, std::vector<ShapeId>& out) const { touching_line(l, everywhere, out); }
+void GridIndex::touching(const Ray& r, const Aabb& window, std::vector<ShapeId>& out) const {
+  touching_line(r, window, out);
+}
+void GridIndex::touching(const Segment& s, const Aabb& window, std::vector<ShapeId>& out) const {
+  touching_line(s, window, out);
+}
 
 void GridIndex::pairs_with(const Scene& queries, std::vector<CrossPair>& out, float margin) const {
   if (!valid_margin(margin)) throw Error("pairs_with: the margin must be finite and >= 0");

@@ -570,3 +570,68 @@ TEST_CASE("a circle crossing a zero-thickness wall at 1e4 units per frame is rep
   world.step();
   CHECK(world.impacts().empty());
 }
+
+TEST_CASE("the nearest hit of a ray or segment cast is the first of all its hits, in large worlds too", "[world]") {
+  // Many shapes over a wide world (the search widens its window several times before it
+  // meets the first hit), a lattice (rays through many corners and along rows of
+  // endpoints), and the same far from the origin.
+  for (float offset : {0.0f, 1.0e6f}) {
+    WorldOptions o;
+    o.threads = 2;
+    World world(o);
+    std::vector<ShapeDef> defs;
+    SplitMix64 random(21);
+    auto coordinate = [&](double span) { return static_cast<float>(random.u() * span); };
+    for (int i = 0; i < 3000; ++i) {
+      const float x = offset + coordinate(2000), y = offset + coordinate(2000);
+      switch (i % 4) {
+        case 0:
+          defs.emplace_back(Segment{{x, y}, {x + coordinate(4) - 2, y + coordinate(4) - 2}}, BodyType::static_body);
+          break;
+        case 1:
+          defs.emplace_back(Circle{{x, y}, coordinate(1)});
+          break;
+        case 2:
+          defs.emplace_back(Box{{x, y}, {x + coordinate(2), y + coordinate(2)}}, BodyType::static_body);
+          break;
+        default: {  // on a lattice: corners and endpoints in line
+          const float lx = offset + static_cast<float>(i % 40) * 8, ly = offset + static_cast<float>(i / 40 % 40) * 8;
+          defs.emplace_back(Box{{lx, ly}, {lx + 2, ly + 2}});
+          break;
+        }
+      }
+    }
+    std::vector<ShapeHandle> handles(defs.size());
+    world.create(defs, handles);
+    world.step();
+    std::vector<Ray> rays;
+    std::vector<Segment> segments;
+    for (int i = 0; i < 300; ++i) {
+      const Vec2 from{offset + coordinate(2400) - 200, offset + coordinate(2400) - 200};
+      Vec2 d{coordinate(2) - 1, coordinate(2) - 1};
+      if (i % 5 == 1) d = {1, 1};   // the lattice's diagonals: through corners
+      if (i % 5 == 2) d = {1, 0};   // along the lattice's rows of edges
+      if (i % 5 == 3) d = {0, -1e-3f};
+      rays.push_back({from, d});
+      segments.push_back({from, {from.x + d.x * 900, from.y + d.y * 900}});
+    }
+    rays.push_back({{offset + 8, offset}, {0, 1}});  // along a lattice column's edges
+    rays.push_back({{offset - 1e5f, offset - 1e5f}, {1, 1}});  // from far outside through corners
+    std::vector<CastHit> all;
+    std::size_t found = 0;
+    auto check = [&](const auto& c, std::size_t i) {
+      INFO("offset " << offset << ", cast " << i);
+      world.cast(c, ~std::uint64_t{0}, all);
+      const std::optional<CastHit> nearest = world.cast_nearest(c, ~std::uint64_t{0});
+      REQUIRE(nearest.has_value() == !all.empty());
+      if (nearest) {
+        ++found;
+        CHECK(nearest->handle == all.front().handle);
+        CHECK(nearest->t == all.front().t);
+      }
+    };
+    for (std::size_t i = 0; i < rays.size(); ++i) check(rays[i], i);
+    for (std::size_t i = 0; i < segments.size(); ++i) check(segments[i], i);
+    CHECK(found > 150);  // about 180 of the 602 casts hit something
+  }
+}

@@ -427,6 +427,9 @@ struct World::State {
     return scenes[b].box(id.index());
   }
   template <class Q>
+  void hits_into(const Q& q, std::uint64_t mask, const Aabb* window, std::vector<ShapeId>& ids,
+                 std::vector<CastHit>& out) const;
+  template <class Q>
   void cast_into(const Q& q, std::uint64_t mask, CastHits which, std::vector<ShapeId>& ids,
                  std::vector<CastHit>& out) const;
   template <class Q>
@@ -651,11 +654,13 @@ bool before(const CastHit& x, const CastHit& y) { return x.t < y.t || (x.t == y.
 }  // namespace
 
 template <class Q>
-void World::State::cast_into(const Q& q, std::uint64_t mask, CastHits which, std::vector<ShapeId>& ids,
+void World::State::hits_into(const Q& q, std::uint64_t mask, const Aabb* window, std::vector<ShapeId>& ids,
                              std::vector<CastHit>& out) const {
-  const std::size_t first = out.size();
   for (std::size_t b = 0; b < 2; ++b) {
-    index[b].touching(q, ids);
+    if (window)
+      index[b].touching(q, *window, ids);
+    else
+      index[b].touching(q, ids);
     for (ShapeId id : ids) {
       const std::uint32_t slot = owners[b][static_cast<std::size_t>(id.kind())][id.index()];
       if ((slots[slot].filter.category & mask) == 0) continue;
@@ -665,8 +670,69 @@ void World::State::cast_into(const Q& q, std::uint64_t mask, CastHits which, std
       out.push_back({handle_of(slot), hit.t_near, hit.p_near, normal_at(origin_of(q), hit, target)});
     }
   }
-  std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), before);
-  if (which == CastHits::nearest && out.size() > first) out.resize(first + 1);
+}
+
+template <class Q>
+void World::State::cast_into(const Q& q, std::uint64_t mask, CastHits which, std::vector<ShapeId>& ids,
+                             std::vector<CastHit>& out) const {
+  const std::size_t first = out.size();
+  if (which == CastHits::all) {
+    hits_into(q, mask, nullptr, ids, out);
+    std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), before);
+    return;
+  }
+  // The nearest hit: search a window around the cast's points for t in [0, T], T growing
+  // fourfold from a few cells, until the best hit found lies well within it. Any shape the
+  // cast meets at some t <= T meets it inside the window, so one not found enters at
+  // t* > T; the best found, with t <= T (1 - 2^-40), is then first even with the times
+  // rounded (CastHit::t is within 2^-45 of the exact time).
+  const Vec2 o = origin_of(q);
+  double dx, dy, t_max;
+  if constexpr (std::is_same_v<Q, Segment>) {
+    dx = double{q.b.x} - q.a.x;
+    dy = double{q.b.y} - q.a.y;
+    t_max = 1.0;
+  } else {
+    dx = q.direction.x;
+    dy = q.direction.y;
+    t_max = std::numeric_limits<double>::infinity();
+  }
+  const double reach = std::max(std::fabs(dx), std::fabs(dy));
+  const double cell = std::max(index[0].cell_size(), index[1].cell_size());
+  Aabb shapes = scenes[0].bounds();  // every shape lies within these
+  for (const Vec2 v : {scenes[1].bounds().min, scenes[1].bounds().max})
+    shapes = {{std::min(shapes.min.x, v.x), std::min(shapes.min.y, v.y)}, {std::max(shapes.max.x, v.x), std::max(shapes.max.y, v.y)}};
+  double t = reach > 0.0 && cell > 0.0 ? 4.0 * cell / reach : t_max;
+  for (;;) {
+    out.resize(first);
+    const bool whole = !(t < t_max);
+    if (whole) {
+      hits_into(q, mask, nullptr, ids, out);
+    } else {
+      // The box of o and o + t d, one float step wider than rounded: it holds them exactly.
+      const double x1 = o.x + t * dx, y1 = o.y + t * dy;
+      const Aabb window{{next_float_down(float_at_most(std::min(double{o.x}, x1))),
+                         next_float_down(float_at_most(std::min(double{o.y}, y1)))},
+                        {next_float_up(float_at_least(std::max(double{o.x}, x1))),
+                         next_float_up(float_at_least(std::max(double{o.y}, y1)))}};
+      hits_into(q, mask, &window, ids, out);
+      if (hitgrid::contains(window, shapes)) {  // the window held every shape: the whole answer
+        t = t_max;
+      }
+    }
+    const auto best = std::min_element(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), before);
+    if (best != out.end() && (whole || !(t < t_max) || best->t <= t * (1.0 - 0x1p-40))) {
+      const CastHit h = *best;
+      out.resize(first);
+      out.push_back(h);
+      return;
+    }
+    if (whole || !(t < t_max)) {
+      out.resize(first);
+      return;
+    }
+    t *= 4.0;
+  }
 }
 
 template <class Q>
