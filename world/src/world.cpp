@@ -227,7 +227,7 @@ struct World::State {
   void add_pair(std::uint32_t a, std::uint32_t b) {
     if (!accepts(a, b)) return;
     if (b < a) std::swap(a, b);
-    pair_keys.push_back(std::uint64_t{a} << 32 | b);
+    pair_keys.push_back(std::uint64_t{a} << slot_bits | b);
   }
 
   /// Exact bounds for the scenes, and the indexes of `which` scenes up to date. In the
@@ -262,6 +262,7 @@ struct World::State {
     const auto& dyn = owners[dynamic_scene];
     auto dynamic_slot = [&](ShapeId id) { return dyn[static_cast<std::size_t>(id.kind())][id.index()]; };
     pair_keys.clear();
+    slot_bits = static_cast<int>(std::bit_width(slots.size()));
     if (margin == 0.0f) {
       work_finder().find_pairs(scenes[dynamic_scene], dynamic_pairs);
       for (const Pair& p : dynamic_pairs) add_pair(dynamic_slot(p.first()), dynamic_slot(p.second()));
@@ -271,11 +272,12 @@ struct World::State {
     }
     for (std::uint64_t k : static_keys) add_pair(static_cast<std::uint32_t>(k >> 32), static_cast<std::uint32_t>(k));
     // (lower slot, higher slot) keys: sorted, they are handle order (slot_key).
-    sort_keys(pair_keys, 32 + static_cast<int>(std::bit_width(slots.size())));
+    sort_keys(pair_keys, 2 * slot_bits);
     next.resize(pair_keys.size());
+    const std::uint64_t low = (std::uint64_t{1} << slot_bits) - 1;
     for (std::size_t i = 0; i < pair_keys.size(); ++i)
-      next[i] = {handle_of(static_cast<std::uint32_t>(pair_keys[i] >> 32)),
-                 handle_of(static_cast<std::uint32_t>(pair_keys[i]))};
+      next[i] = {handle_of(static_cast<std::uint32_t>(pair_keys[i] >> slot_bits)),
+                 handle_of(static_cast<std::uint32_t>(pair_keys[i] & low))};
   }
 
   /// The swept disk's bounds, rounded outward one float step past the double values, so
@@ -404,6 +406,7 @@ struct World::State {
   Scene swept;                        // their swept bounds, as boxes
   std::vector<CrossPair> swept_pairs;
   std::vector<std::uint64_t> pair_keys;  // the step's pairs as slot keys, then sorted
+  int slot_bits = 0;                     // a pair key is lower slot << slot_bits | higher
   std::vector<std::uint32_t> stamps;     // check_distinct_live's marks, per slot
   struct CastBlock {
     std::vector<ShapeId> found;
