@@ -14,6 +14,9 @@
 
 #include "hitgrid/world/world.hpp"
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
@@ -822,6 +825,12 @@ void World::release_memory() {
   std::vector<HandlePair>().swap(s.next);
   std::vector<std::uint64_t>().swap(s.pair_keys);
   std::vector<std::uint32_t>().swap(s.stamps);
+  std::vector<State::CastBlock>().swap(s.cast_blocks);
+#if defined(__GLIBC__)
+  // The blocks went back to the C library, which keeps freed memory for later requests;
+  // hand its free pages to the system now, as the caller asked.
+  malloc_trim(0);
+#endif
 }
 
 }  // namespace hitgrid
