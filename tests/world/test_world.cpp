@@ -635,3 +635,27 @@ TEST_CASE("the nearest hit of a ray or segment cast is the first of all its hits
     CHECK(found > 150);  // about 180 of the 602 casts hit something
   }
 }
+
+TEST_CASE("after release_memory the world answers as before", "[world]") {
+  World world;
+  std::vector<ShapeDef> defs;
+  for (int i = 0; i < 400; ++i) {
+    const auto x = static_cast<float>(i % 20), y = static_cast<float>(i / 20);
+    defs.emplace_back(Circle{{x, y}, 0.6f}, i % 3 == 0 ? BodyType::static_body : BodyType::dynamic_body);
+  }
+  std::vector<ShapeHandle> handles(defs.size());
+  world.create(defs, handles);
+  world.step();
+  const std::vector<HandlePair> pairs(world.pairs().begin(), world.pairs().end());
+  std::vector<CastHit> before, after;
+  world.cast(Ray{{-1, 0.5f}, {1, 0}}, ~std::uint64_t{0}, before);
+  REQUIRE(!pairs.empty());
+  REQUIRE(!before.empty());
+  world.release_memory();
+  world.cast(Ray{{-1, 0.5f}, {1, 0}}, ~std::uint64_t{0}, after);
+  CHECK(after.size() == before.size());
+  world.step();
+  CHECK(std::vector<HandlePair>(world.pairs().begin(), world.pairs().end()) == pairs);
+  CHECK(world.begin_events().empty());
+  CHECK(world.end_events().empty());
+}
