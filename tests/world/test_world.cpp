@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <iterator>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -380,6 +381,19 @@ TEST_CASE("a refused call leaves the world as it was", "[world]") {
   CHECK_THROWS_AS(world.destroy(std::vector<ShapeHandle>{h[0], h[0]}), InvalidHandleError);
   CHECK_THROWS_AS(world.destroy(std::vector<ShapeHandle>{h[0], ShapeHandle{h[2].index, 5}}), InvalidHandleError);
   CHECK_THROWS_AS(world.set_body(h[0], static_cast<BodyType>(3)), Error);
+  unchanged();
+  // Casts with a non-finite coordinate or direction: refused, naming what is wrong.
+  const float inf = std::numeric_limits<float>::infinity();
+  std::vector<CastHit> hits;
+  std::vector<std::size_t> starts;
+  CHECK_THROWS_AS(world.cast(Segment{{0, 0}, {nan, 1}}, ~std::uint64_t{0}, hits), Error);
+  CHECK_THROWS_AS(world.cast(Ray{{0, 0}, {inf, 1}}, ~std::uint64_t{0}, hits), Error);
+  CHECK_THROWS_AS(world.cast_nearest(Ray{{nan, 0}, {1, 1}}, ~std::uint64_t{0}), Error);
+  const std::vector<Ray> rays{Ray{{0, 0}, {1, 0}}, Ray{{0, 0}, {1, nan}}};
+  CHECK_THROWS_WITH(world.cast(std::span(rays), ~std::uint64_t{0}, CastHits::all, hits, starts),
+                    Catch::Contains("finite"));
+  std::vector<ShapeHandle> found_unused;
+  CHECK_THROWS_AS(world.query(Circle{{0, 0}, -1}, ~std::uint64_t{0}, found_unused), Error);
   unchanged();
 }
 
