@@ -35,6 +35,7 @@ void write_streamed(const PairsCommand& cmd, const Scene& scene, FindPairsOption
   if (cmd.binary && (cmd.output.empty() || cmd.output == "-"))
     throw CLI::ValidationError("--stream --binary needs -o FILE: the binary header holds the pair count, written last");
   options.stream_band_bytes = static_cast<std::size_t>(std::max(1.0, cmd.band_mib * 1048576.0));
+  options.max_kept_bytes = 0;  // one call: nothing to keep scratch for
   std::unique_ptr<PairStreamWriter> writer;
   if (cmd.output.empty() || cmd.output == "-")
     writer = std::make_unique<PairStreamWriter>(std::cout, "<stdout>");
