@@ -45,6 +45,9 @@ void KeyChunkPool::add_slab() {
   void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) throw std::bad_alloc();
   char* slab = static_cast<char*>(p);
+#if defined(MADV_HUGEPAGE)
+  madvise(slab, bytes, MADV_HUGEPAGE);
+#endif
 #else
   char* slab = static_cast<char*>(::operator new(bytes, alignment));
 #endif

@@ -8,7 +8,8 @@
 // up to twice the keys reserved. That is what makes the memory of the pairs about the 8
 // bytes a key takes (docs/contracts.md, contract 4).
 //
-// The pool maps chunks in slabs and keeps the chunks given back for the next request, at
+// The pool maps chunks in slabs of 4 MiB (on transparent huge pages where Linux allows, as
+// the grid's blocks are: block_cache.hpp) and keeps the chunks given back for the next request, at
 // most max_resident_bytes of them resident: past that a chunk given back returns its
 // pages to the system at once (Linux: madvise MADV_DONTNEED; it stays in the pool as
 // address space). So while the merge writes the sorted pair list, the chunks it has read
