@@ -29,6 +29,9 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("gen")) return gen();
     if (app.got_subcommand("pairs")) return pairs();
     return run();
+  } catch (const CLI::Error& e) {  // bad usage found while running (CLI::ValidationError)
+    std::fprintf(stderr, "hitgrid: error: %s\n", e.what());
+    return 2;
   } catch (const hitgrid::Error& e) {
     std::fprintf(stderr, "hitgrid: error: %s\n", e.what());
   } catch (const std::bad_alloc&) {

@@ -31,12 +31,13 @@ std::string stats_json(const RunSummary& run) {
   add(run.after_find, "");
   return fmt::format(
       "{{\"scene\": \"{}\", \"shapes\": {}, \"segments\": {}, \"circles\": {}, \"boxes\": {}, \"pairs\": {}, "
-      "\"pair_hash\": \"{:016x}\", \"candidates\": {}, \"method\": \"{}\", \"isa\": \"{}\", \"isa_requested\": \"{}\", "
+      "\"pair_hash\": {}, \"candidates\": {}, \"key_passes\": {}, \"method\": \"{}\", \"isa\": \"{}\", \"isa_requested\": \"{}\", "
       "\"threads\": {}, \"cell_size\": {}, \"runs\": {}, \"stages_ms\": {{{}}}, \"find_pairs_ms\": {:.3f}, "
       "\"find_pairs_min_ms\": {:.3f}, \"find_pairs_first_ms\": {:.3f}, \"pairs_per_s\": {:.0f}, "
       "\"peak_rss_bytes\": {}}}",
       json_escape(run.scene_name), run.segments + run.circles + run.boxes, run.segments, run.circles, run.boxes,
-      run.pairs, run.pair_hash, run.find.candidates, broad_phase_name(run.find.method), isa_name(run.find.isa),
+      run.pairs, run.pair_hash ? fmt::format("\"{:016x}\"", *run.pair_hash) : std::string("null"), run.find.candidates,
+      run.find.key_passes, broad_phase_name(run.find.method), isa_name(run.find.isa),
       isa_name(run.isa_requested), run.find.threads, run.find.cell_size, run.runs, stages, run.find.total_ms,
       run.runs > 1 ? run.min_find_ms : run.find.total_ms, run.runs > 1 ? run.first_find_ms : run.find.total_ms,
       per_second(run.pairs, run.find.total_ms), run.peak_bytes);
@@ -58,8 +59,8 @@ void print_report(std::FILE* out, const RunSummary& run) {
   else
     fmt::print(out, "  {:<26} {:>10.2f} ms\n", "find_pairs (total)", run.find.total_ms);
   for (const StageTime& s : run.after_find) fmt::print(out, "  {:<26} {:>10.2f} ms\n", s.name, s.ms);
-  fmt::print(out, "pairs      {} ({} candidates tested exactly), hash {:016x}\n", run.pairs, run.find.candidates,
-             run.pair_hash);
+  fmt::print(out, "pairs      {} ({} candidates tested exactly), hash {}\n", run.pairs, run.find.candidates,
+             run.pair_hash ? fmt::format("{:016x}", *run.pair_hash) : std::string("not computed"));
   fmt::print(out, "rate       {:.3g} pairs/s, {:.3g} shapes/s\n", per_second(run.pairs, run.find.total_ms),
              per_second(shapes, run.find.total_ms));
   const std::uint64_t peak = run.peak_bytes;

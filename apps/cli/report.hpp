@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,9 +17,9 @@ struct RunSummary {
   std::string scene_name;  // "uniform n=1000000 seed=1" or a file path
   std::uint64_t segments = 0, circles = 0, boxes = 0;
   std::uint64_t pairs = 0;
-  std::uint64_t pair_hash = 0;
+  std::optional<std::uint64_t> pair_hash;  // empty: not known (a streamed text list)
   Isa isa_requested = Isa::automatic;
-  FindPairsReport find;                // stages of find_pairs, its total, ISA, threads
+  FindPairsReport find;                // stages of find_pairs, its total, ISA, threads, passes
   std::vector<StageTime> before_find;  // e.g. generate, read
   std::vector<StageTime> after_find;   // e.g. write
   unsigned runs = 1;                   // find_pairs repeated: find is the median run

@@ -84,6 +84,7 @@ void BlockCache::give_back(char* base, std::size_t size) noexcept {
 }
 
 void BlockCache::release() noexcept {
+  key_chunks_.release();
   const std::lock_guard<std::mutex> lock(mutex_);
   for (const Block& b : free_) ::operator delete(b.base, alignment);
   free_.clear();
@@ -91,8 +92,9 @@ void BlockCache::release() noexcept {
 }
 
 std::size_t BlockCache::cached_bytes() const noexcept {
+  const std::size_t chunks = key_chunks_.resident_bytes();
   const std::lock_guard<std::mutex> lock(mutex_);
-  return bytes_;
+  return bytes_ + chunks;
 }
 
 void* allocate_block(std::size_t bytes) {

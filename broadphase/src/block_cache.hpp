@@ -30,6 +30,8 @@
 #include <mutex>
 #include <vector>
 
+#include "key_chunk_pool.hpp"
+
 namespace hitgrid {
 
 class BlockCache {
@@ -37,16 +39,19 @@ class BlockCache {
   static constexpr std::size_t min_cached_bytes = std::size_t{1} << 17;
   static constexpr std::size_t default_max_bytes = std::size_t{512} << 20;
 
-  explicit BlockCache(std::size_t max_bytes = default_max_bytes) : max_bytes_(max_bytes) {}
+  explicit BlockCache(std::size_t max_bytes = default_max_bytes)
+      : max_bytes_(max_bytes - max_bytes / 8), key_chunks_(max_bytes / 8) {}
   /// Frees every kept block. Blocks handed out must have come back first.
   ~BlockCache();
   BlockCache(const BlockCache&) = delete;
   BlockCache& operator=(const BlockCache&) = delete;
 
-  /// Returns every kept block to the system.
+  /// Returns every kept block (and the pages of every idle key chunk) to the system.
   void release() noexcept;
-  /// Bytes kept now.
+  /// Bytes kept now (blocks and idle key chunks).
   std::size_t cached_bytes() const noexcept;
+  /// The pool of pair-key chunks.
+  KeyChunkPool& key_chunks() noexcept { return key_chunks_; }
 
   /// The calling thread's cache (null: none, or destroyed since it was made current).
   static std::shared_ptr<BlockCache> current() noexcept;
@@ -79,6 +84,7 @@ class BlockCache {
   mutable std::mutex mutex_;
   std::vector<Block> free_;
   std::size_t bytes_ = 0;
+  KeyChunkPool key_chunks_;
 };
 
 /// Makes a cache current on every thread while it works in one task arena, and on none

@@ -50,6 +50,7 @@ struct PairFinder::State {
 
 PairFinder::PairFinder(const FindPairsOptions& options) {
   check_cell_sizes(options);
+  if (options.stream_band_bytes == 0) throw Error("stream band bytes must be at least 1");
   // Checked here for every method, so that a program asking for an ISA the machine lacks
   // fails whichever method it runs.
   const Isa isa = resolve_isa(options.isa);
@@ -73,7 +74,25 @@ PairList PairFinder::find_pairs(const Scene& scene, FindPairsReport* report) {
 }
 
 void PairFinder::find_pairs(const Scene& scene, PairList& pairs, FindPairsReport* report) {
+  run(scene, &pairs, nullptr, report);
+}
+
+void PairFinder::find_pairs(const Scene& scene, const PairSink& sink, FindPairsReport* report) {
+  run(scene, nullptr, &sink, report);
+}
+
+void PairFinder::run(const Scene& scene, PairList* list, const PairSink* sink, FindPairsReport* report) {
   State& s = *state_;
+  if (list) {
+    // The caller's list counts as kept memory (FindPairsOptions::max_kept_bytes): a large
+    // one is given back now, before the new pairs need memory, not after.
+    if (list->capacity() * sizeof(Pair) > s.options.max_kept_bytes)
+      PairList().swap(*list);
+    else
+      list->clear();
+  }
+  PairList whole;  // the reference methods' list, streamed
+  PairList& pairs = list ? *list : whole;
   const BroadPhase method = s.options.method == BroadPhase::automatic ? BroadPhase::grid : s.options.method;
   FindPairsReport local;
   local.method = method;
@@ -102,15 +121,18 @@ void PairFinder::find_pairs(const Scene& scene, PairList& pairs, FindPairsReport
       case BroadPhase::sweep_and_prune:
         pairs = sweep_and_prune_pairs(scene, &local);
         break;
-      default: {
-        const Grid grid = find_grid_pairs(scene, s.options, s.isa, clock, local.candidates, pairs);
-        local.cell_size = grid.tiled_only ? grid.tiled.cell_size() : grid.home.cells().cell_size();
-        local.large_cell_size = grid.tiled.cell_size();
-        local.small_shapes = grid.home.small_count();
-        local.large_shapes = grid.tiled_only ? scene.size() : grid.home.large_ids().size();
-        local.tiled_entries = grid.tiled.entries();
+      default:
+        if (sink)
+          stream_grid_pairs(scene, s.options, s.isa, clock, local, *sink);
+        else
+          find_grid_pairs(scene, s.options, s.isa, clock, local, pairs);
         break;
-      }
+    }
+    if (sink && method != BroadPhase::grid) {
+      // The reference methods: the whole list, handed over in pieces of the grid's size.
+      constexpr std::size_t piece = std::size_t{1} << 20;
+      for (std::size_t at = 0; at < pairs.size(); at += piece)
+        (*sink)(std::span<const Pair>(pairs).subspan(at, std::min(piece, pairs.size() - at)));
     }
   });
   local.total_ms = total.lap_ms();

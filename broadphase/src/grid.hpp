@@ -14,6 +14,9 @@
 //            each row as soon as it and the row above are final, while they are in the
 //            cache (its time then counts in "build"); what it finds is the same.
 //   merge    sorted_unique_pairs: the keys sorted, repeats dropped, as (kind, id) pairs
+//            (the grid is given back first: the merge has its memory)
+//   stream   stream_grid_pairs: the passes count the keys, then run once per band of
+//            keys, each band merged and handed over in order
 // The answer does not depend on the cell sizes, the layout, the ISA or the thread count.
 #pragma once
 
@@ -43,8 +46,17 @@ Grid build_grid(const Scene& scene, const FindPairsOptions& options, Isa isa, St
                 HomeGrid::RowListener* rows = nullptr);
 
 /// The build, the passes and the merge: the pairs into `out` (its capacity reused). Laps
-/// one stage each. Adds the exact tests run to `candidates`. Returns the grid.
-Grid find_grid_pairs(const Scene& scene, const FindPairsOptions& options, Isa isa, StageClock& clock,
-                     std::uint64_t& candidates, PairList& out);
+/// one stage each. Fills the report's grid fields and adds the exact tests run to its
+/// candidates. The grid is given back before the merge, which then has its memory.
+void find_grid_pairs(const Scene& scene, const FindPairsOptions& options, Isa isa, StageClock& clock,
+                     FindPairsReport& report, PairList& out);
+
+/// Streamed: the build; the passes once, counting the keys by their top bits; then per
+/// band of at most options.stream_band_bytes of keys (consecutive key ranges, in order)
+/// the passes again, keeping that band's keys, and their merge to `sink`. A band of one
+/// count bin that alone holds too many keys is counted again in finer bins. Laps "plan",
+/// "build", "count" (the passes that count) and "bands" (the others and the merges).
+void stream_grid_pairs(const Scene& scene, const FindPairsOptions& options, Isa isa, StageClock& clock,
+                       FindPairsReport& report, const PairSink& sink);
 
 }  // namespace hitgrid

@@ -37,7 +37,7 @@ struct Scratch {
   CandidateBuffer small;  // positions in the grid's columns
   CandidateBuffer large;  // a large shape (index into large_ids()) and positions
   PairBatch batch;
-  PairKeyList pairs;
+  PairKeys pairs;
   std::vector<std::uint32_t> crowded;  // a crowded cell's shapes, then its neighbours'
   CrowdedSweep sweep;
   std::vector<std::uint32_t> col_start;  // where each column's shapes begin in one row

@@ -15,22 +15,29 @@
 namespace hitgrid {
 
 /// What the exact tests of a pass need: the ISA they run on (concrete), the kinds of the
-/// global indices and how a pair of them becomes a key.
+/// global indices and how a pair of them becomes a key; and which keys the pass keeps
+/// (band: the others are not even tested) and whether it keeps them or only counts them
+/// (counts, if not null).
 struct PairTestContext {
   Isa isa;
   KindRanges kinds;
   PairKeyCodec codec;
+  KeyRange band{};
+  KeyCounts* counts = nullptr;
 };
 
 class PairBatch {
  public:
   static constexpr std::uint32_t capacity = 256;
 
-  /// Pairs found are appended to `pairs` as keys. `isa` must be concrete (resolve_isa).
-  explicit PairBatch(const PairTestContext& c) : isa_(c.isa), kinds_(c.kinds), codec_(c.codec) {}
+  /// Pairs found are appended to `pairs` as keys (or counted, c.counts). `isa` must be
+  /// concrete (resolve_isa).
+  explicit PairBatch(const PairTestContext& c)
+      : isa_(c.isa), kinds_(c.kinds), codec_(c.codec), band_(c.band), banded_(!c.band.all()), counts_(c.counts) {}
 
-  /// Queues the pair of global indices a and b (any order) with their packed geometry.
-  void add(std::uint32_t a, const float* ga, std::uint32_t b, const float* gb, PairKeyList& pairs) {
+  /// Queues the pair of global indices a and b (any order) with their packed geometry
+  /// (if its key is in the band).
+  void add(std::uint32_t a, const float* ga, std::uint32_t b, const float* gb, PairKeys& pairs) {
     // Global order is kind order: the kernels take the smaller kind first. (Selects, not a
     // branch: in cell order the two indices come in random order.)
     const bool swap = b < a;
@@ -40,6 +47,7 @@ class PairBatch {
     const std::uintptr_t m = std::uintptr_t{0} - swap, both = pa ^ pb;
     const auto* glo = reinterpret_cast<const float*>(pa ^ (both & m));
     const auto* ghi = reinterpret_cast<const float*>(pb ^ (both & m));
+    if (banded_ && !band_.contains(codec_.key(lo, hi))) return;
     a = lo;
     b = hi;
     ga = glo;
@@ -57,7 +65,7 @@ class PairBatch {
   }
 
   /// Tests everything queued.
-  void flush(PairKeyList& pairs) {
+  void flush(PairKeys& pairs) {
     for (std::size_t kind = 0; kind < queues_.size(); ++kind)
       if (queues_[kind].size != 0) run(kind, pairs);
   }
@@ -81,19 +89,21 @@ class PairBatch {
     return PairKind::box_box;
   }
 
-  void run(std::size_t kind, PairKeyList& pairs) {
+  void run(std::size_t kind, PairKeys& pairs) {
     Queue& q = queues_[kind];
     const std::uint32_t n = q.size;
     simd::test_pairs(isa_, static_cast<simd::PairKind>(kind), n, {{q.ga[0], q.ga[1], q.ga[2], q.ga[3]}},
                      {{q.gb[0], q.gb[1], q.gb[2], q.gb[3]}}, q.hit);
-    // Append without branching on the answers (about a third of candidates intersect).
-    std::size_t at = pairs.size();
-    pairs.resize(at + n);
+    // Gather without branching on the answers (about a third of candidates intersect).
+    std::size_t found = 0;
     for (std::uint32_t i = 0; i < n; ++i) {
-      pairs[at] = codec_.key(q.a[i], q.b[i]);
-      at += q.hit[i];
+      found_[found] = codec_.key(q.a[i], q.b[i]);
+      found += q.hit[i];
     }
-    pairs.resize(at);
+    if (counts_)
+      counts_->add(found_, found);
+    else
+      pairs.append(found_, found);
     tested_ += n;
     q.size = 0;
   }
@@ -101,7 +111,11 @@ class PairBatch {
   Isa isa_;
   KindRanges kinds_;
   PairKeyCodec codec_;
+  KeyRange band_;
+  bool banded_;
+  KeyCounts* counts_;
   std::array<Queue, 6> queues_;
+  std::uint64_t found_[capacity];
   std::uint64_t tested_ = 0;
 };
 

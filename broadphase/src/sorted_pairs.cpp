@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <deque>
 
 #include "counting_sort.hpp"
 #include "radix_sort.hpp"
@@ -17,8 +18,6 @@ namespace {
 /// Keys per bucket the top-digit scatter aims at: a bucket (64 KiB) then stays in the L2
 /// cache for its LSD passes, and its counters (2048 per pass) cost little next to its keys.
 constexpr std::size_t bucket_target = 8192;
-/// Parts are read in chunks of at most this many keys, each counted on its own.
-constexpr std::size_t chunk_size = std::size_t{1} << 15;
 /// Buckets at most 2^max_top_bits.
 constexpr int max_top_bits = 16;
 /// Below this many buckets' worth of keys, the keys are joined and radix sorted instead
@@ -28,6 +27,14 @@ constexpr std::size_t joined_buckets_threaded = 16;
 constexpr std::size_t buckets_per_task = 4;
 /// Pairs written per task.
 constexpr std::size_t pairs_per_task = std::size_t{1} << 14;
+/// Key sets up to this many keys are sorted whole (the bucket scatter below needs a
+/// second array of their size and the output a third); larger ones are first split, chunk
+/// by chunk, into pieces of at most piece_keys keys by their top bits, which are then
+/// sorted and handed over one at a time in order.
+constexpr std::size_t whole_keys = std::size_t{1} << 22;
+constexpr std::size_t piece_keys = std::size_t{1} << 20;
+/// A split makes at most 2^max_split_bits pieces (each thread fills a chunk for each).
+constexpr int max_split_bits = 8;
 
 /// The (kind, id) pair of a key. Global order is (kind, id) order, so the key's two
 /// ids are already the pair's first and second.
@@ -43,16 +50,19 @@ struct Chunk {
   std::size_t size;
 };
 
-/// Small key sets: joined and sorted by the plain radix sort.
-void small_sorted_unique_pairs(PairKeys& parts, std::size_t total, PairKeyCodec codec, const KindRanges& kinds,
+/// Small key sets: joined and sorted by the plain radix sort on their low key_bits bits
+/// (the bits above are the same in every key).
+void small_sorted_unique_pairs(PairKeys& parts, int key_bits, PairKeyCodec codec, const KindRanges& kinds,
                                PairList& out) {
   PairKeyList keys;
-  keys.reserve(total);
-  for (auto& p : parts.parts()) {
-    keys.insert(keys.end(), p.begin(), p.end());
-    PairKeyList().swap(p);
+  keys.reserve(parts.size());
+  for (std::size_t c = 0; c < parts.chunks().size(); ++c) {
+    const PairKeys::Chunk& chunk = parts.chunks()[c];
+    keys.insert(keys.end(), chunk.keys, chunk.keys + chunk.size);
+    parts.release_chunk(c);
   }
-  radix_sort(keys, 2 * codec.id_bits);
+  parts.clear();
+  radix_sort(keys, key_bits);
   keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
   out.clear();
   out.resize(keys.size());
@@ -61,33 +71,34 @@ void small_sorted_unique_pairs(PairKeys& parts, std::size_t total, PairKeyCodec 
   });
 }
 
-/// The parts cut into chunks of at most chunk_size keys: the counting sort's blocks.
-std::vector<Chunk> chunks_of(PairKeys& parts) {
+/// The keys' chunks, each a block of the counting sort.
+std::vector<Chunk> chunks_of(const PairKeys& parts) {
   std::vector<Chunk> chunks;
-  for (const auto& p : parts.parts())
-    for (std::size_t at = 0; at < p.size(); at += chunk_size)
-      chunks.push_back({p.data() + at, std::min(chunk_size, p.size() - at)});
+  chunks.reserve(parts.chunks().size());
+  for (const PairKeys::Chunk& c : parts.chunks())
+    if (c.size != 0) chunks.push_back({c.keys, c.size});
   return chunks;
 }
 
-/// The keys of every part (emptied) grouped into buckets by their bits from `shift` up,
-/// in `scattered`; returns the buckets' starts.
+/// The keys (given back) grouped into buckets by their bits from `shift` up (to the
+/// buckets' count), in `scattered`; returns the buckets' starts.
 std::vector<std::size_t> scatter_by_top_bits(PairKeys& parts, int shift, std::size_t buckets,
                                              UninitializedVector<std::uint64_t>& scattered) {
   const std::vector<Chunk> chunks = chunks_of(parts);
+  const std::uint64_t mask = buckets - 1;
   std::vector<std::size_t> start = counting_sort<std::size_t>(
       chunks.size(), buckets,
       [&](std::size_t c, std::size_t* count) {
-        for (std::size_t i = 0; i < chunks[c].size; ++i) ++count[chunks[c].keys[i] >> shift];
+        for (std::size_t i = 0; i < chunks[c].size; ++i) ++count[(chunks[c].keys[i] >> shift) & mask];
       },
       [&](const std::vector<std::size_t>& s) { scattered.resize(s.back()); },
       [&](std::size_t c, std::size_t* next) {
         for (std::size_t i = 0; i < chunks[c].size; ++i) {
           const std::uint64_t key = chunks[c].keys[i];
-          scattered[next[key >> shift]++] = key;
+          scattered[next[(key >> shift) & mask]++] = key;
         }
       });
-  for (auto& p : parts.parts()) PairKeyList().swap(p);
+  parts.clear();
   return start;
 }
 
@@ -132,23 +143,22 @@ void close_gaps(const std::vector<std::size_t>& start, const std::vector<std::si
   out.resize(size);
 }
 
-}  // namespace
-
-/// Large key sets: one parallel pass scatters the keys straight from the parts into
+/// The keys (given back), sorted on their low key_bits bits (the bits above are the same
+/// in every key), each once, as pairs into `out` (its old contents replaced).
+///
+/// Large key sets: one parallel pass scatters the keys straight from their chunks into
 /// buckets by their top bits (no joined copy first); then each bucket, in the cache, is
 /// sorted on the remaining bits, freed of repeats and written out as pairs at its final
 /// place (a repeat is always in one bucket); the buckets are moved together afterwards
 /// only where repeats left gaps (the tiled grid's rare repeats).
-void sorted_unique_pairs(PairKeys& parts, PairKeyCodec codec, const KindRanges& kinds, PairList& out) {
-  std::size_t total = 0;
-  for (const auto& p : parts.parts()) total += p.size();
-  const int key_bits = 2 * codec.id_bits;
+void sort_whole(PairKeys& parts, int key_bits, PairKeyCodec codec, const KindRanges& kinds, PairList& out) {
+  const std::size_t total = parts.size();
   // The joined sort does less work; the buckets share it out better among threads, so
   // they take over at fewer keys when there are several threads.
   const bool threads = tbb::this_task_arena::max_concurrency() > 1;
   const std::size_t joined_below = (threads ? joined_buckets_threaded : joined_buckets_one_thread) * bucket_target;
   if (total < joined_below || key_bits <= 2 * radix_digit_bits)
-    return small_sorted_unique_pairs(parts, total, codec, kinds, out);
+    return small_sorted_unique_pairs(parts, key_bits, codec, kinds, out);
 
   int top_bits = 1;
   while (top_bits < max_top_bits && (total >> top_bits) > bucket_target) ++top_bits;
@@ -158,6 +168,78 @@ void sorted_unique_pairs(PairKeys& parts, PairKeyCodec codec, const KindRanges& 
   out.clear();
   out.resize(total);
   close_gaps(start, pairs_by_bucket(scattered, start, shift, codec, kinds, out), out);
+}
+
+/// The keys (given back) split by `bits` bits below their low key_bits bits' top, in
+/// order: a parallel pass over the chunks, each given back once read, so the keys move
+/// from chunk to chunk and their memory does not double.
+std::vector<PairKeys> split_by_top_bits(PairKeys& keys, int key_bits, int bits) {
+  const int shift = key_bits - bits;
+  const std::size_t pieces = std::size_t{1} << bits;
+  const std::uint64_t mask = pieces - 1;
+  tbb::enumerable_thread_specific<std::vector<PairKeys>> local([&] { return std::vector<PairKeys>(pieces); });
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, keys.chunks().size(), 1), [&](const auto& r) {
+    std::vector<PairKeys>& to = local.local();
+    for (std::size_t c = r.begin(); c != r.end(); ++c) {
+      const PairKeys::Chunk& chunk = keys.chunks()[c];
+      for (std::size_t i = 0; i < chunk.size; ++i) to[(chunk.keys[i] >> shift) & mask].push_back(chunk.keys[i]);
+      keys.release_chunk(c);
+    }
+  });
+  keys.clear();
+  std::vector<PairKeys> out(pieces);
+  for (std::vector<PairKeys>& to : local)
+    for (std::size_t p = 0; p < pieces; ++p) out[p].append(to[p]);
+  return out;
+}
+
+/// The sorted pairs of the keys (given back), piece by piece in order, to emit(piece).
+template <class Emit>
+void sorted_pieces(PairKeys& keys, int key_bits, PairKeyCodec codec, const KindRanges& kinds, PairList& piece,
+                   Emit&& emit) {
+  struct Part {
+    PairKeys keys;
+    int key_bits;  // the keys' bits above these are the same
+  };
+  std::deque<Part> todo;
+  todo.push_back({std::move(keys), key_bits});
+  while (!todo.empty()) {
+    Part part = std::move(todo.front());
+    todo.pop_front();
+    if (part.keys.size() > piece_keys && part.key_bits > 0) {
+      const std::size_t want = (part.keys.size() + piece_keys - 1) / piece_keys;
+      const int bits = std::min({bits_for(want) + 1, max_split_bits, part.key_bits});
+      std::vector<PairKeys> split = split_by_top_bits(part.keys, part.key_bits, bits);
+      for (std::size_t p = split.size(); p-- > 0;)
+        if (!split[p].empty()) todo.push_front({std::move(split[p]), part.key_bits - bits});
+      continue;
+    }
+    sort_whole(part.keys, part.key_bits, codec, kinds, piece);
+    if (!piece.empty()) emit(std::span<const Pair>(piece));
+  }
+}
+
+}  // namespace
+
+void sorted_unique_pairs(PairKeys& keys, PairKeyCodec codec, const KindRanges& kinds, PairList& out) {
+  if (keys.size() <= whole_keys) return sort_whole(keys, codec.key_bits(), codec, kinds, out);
+  // The list grows piece by piece while the keys' chunks are given back: its pages and
+  // theirs are never both resident in full.
+  out.clear();
+  out.reserve(keys.size());
+  PairList piece;
+  sorted_pieces(keys, codec.key_bits(), codec, kinds, piece,
+                [&](std::span<const Pair> p) { out.insert(out.end(), p.begin(), p.end()); });
+}
+
+void sorted_unique_pairs(PairKeys& keys, PairKeyCodec codec, const KindRanges& kinds, PairList& piece,
+                         const PairSink& sink) {
+  if (keys.size() <= whole_keys) {
+    sort_whole(keys, codec.key_bits(), codec, kinds, piece);
+    if (!piece.empty()) sink(std::span<const Pair>(piece));
+    return;
+  }
+  sorted_pieces(keys, codec.key_bits(), codec, kinds, piece, sink);
 }
 
 }  // namespace hitgrid

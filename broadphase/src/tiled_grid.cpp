@@ -62,7 +62,7 @@ struct TileScratch {
   std::vector<std::int64_t> first_row;                  // per entry of the tile: its footprint's first row
   std::vector<Aabb> boxes;                              // per entry of the tile: its bounds
   CrowdedSweep sweep;                                   // for crowded cells
-  PairKeyList pairs;                                    // found pairs (global index keys)
+  PairKeys pairs;                                       // found pairs (global index keys)
   std::unique_ptr<PairBatch> batch;                     // candidates waiting for the exact test
   // Per entry of the tile: its footprint's columns in one row, and that row (see
   // span_in_row).

@@ -1,6 +1,9 @@
 #include "hitgrid/core/pair_io.hpp"
 
+#include <cerrno>
 #include <charconv>
+#include <cstring>
+#include <fstream>
 #include <ostream>
 
 #include "binary_codec.hpp"
@@ -166,6 +169,20 @@ class BinaryPairReader {
   const std::string& file_;
 };
 
+/// The text lines of `pairs` into w.
+void format_pairs_text(detail::BlockWriter& w, std::span<const Pair> pairs) {
+  for (const Pair p : pairs) {
+    w.character(kind_letter(p.first().kind()));
+    w.character(' ');
+    w.number(p.first().index());
+    w.character(' ');
+    w.character(kind_letter(p.second().kind()));
+    w.character(' ');
+    w.number(p.second().index());
+    w.end_line();
+  }
+}
+
 }  // namespace
 
 std::uint64_t pair_list_hash(std::span<const Pair> pairs) {
@@ -177,16 +194,7 @@ std::uint64_t pair_list_hash(std::span<const Pair> pairs) {
 
 void write_pairs_text(std::ostream& out, std::span<const Pair> pairs) {
   detail::BlockWriter w(out);
-  for (const Pair p : pairs) {
-    w.character(kind_letter(p.first().kind()));
-    w.character(' ');
-    w.number(p.first().index());
-    w.character(' ');
-    w.character(kind_letter(p.second().kind()));
-    w.character(' ');
-    w.number(p.second().index());
-    w.end_line();
-  }
+  format_pairs_text(w, pairs);
   w.flush();
 }
 
@@ -233,5 +241,123 @@ void write_pairs_file(const std::string& path, std::span<const Pair> pairs, Pair
       write_pairs_text(out, pairs);
   });
 }
+
+struct PairStreamWriter::State {
+  std::string name;
+  PairFormat format = PairFormat::text;
+  std::fstream file;              // a file (binary: read back at the end)
+  std::ostream* out = nullptr;    // where the bytes go
+  std::string block;              // binary: bytes not written yet
+  std::uint64_t count = 0;
+  std::optional<std::uint64_t> hash;
+  bool finished = false;
+
+  static constexpr std::size_t block_size = std::size_t{1} << 20;
+
+  [[noreturn]] void fail(const char* what) const {
+    throw IoError(name, std::string(what) + ": " + (errno != 0 ? std::strerror(errno) : "unknown error"));
+  }
+  void check(const char* what) const {
+    if (!*out) fail(what);
+  }
+  void flush_block() {
+    errno = 0;
+    out->write(block.data(), static_cast<std::streamsize>(block.size()));
+    block.clear();
+    check("write failed");
+  }
+  /// Binary: the count into the header, then the file read back once for its checksum
+  /// (and the list's hash), which goes at the end.
+  void finish_binary() {
+    flush_block();
+    std::string count_bytes;
+    detail::append_u64(count_bytes, count);
+    errno = 0;
+    file.seekp(static_cast<std::streamoff>(count_offset));
+    file.write(count_bytes.data(), 8);
+    file.flush();
+    check("write failed");
+    file.seekg(0);
+    detail::WordChecksum sum;
+    Fnv1a h;
+    h.add_u64(count);
+    std::string buf(block_size, '\0');
+    std::uint64_t at = 0;  // bytes read so far
+    const std::uint64_t total = pair_binary_header_size + 8 * count;
+    while (at < total) {
+      const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(buf.size(), total - at));
+      errno = 0;
+      file.read(buf.data(), static_cast<std::streamsize>(n));
+      if (static_cast<std::size_t>(file.gcount()) != n) fail("read back failed");
+      sum.add(buf.data(), n);
+      // Keys start after the header, and n is a multiple of 8 past it.
+      for (std::size_t k = at < pair_binary_header_size ? pair_binary_header_size - at : 0; k + 8 <= n; k += 8)
+        h.add_u64(detail::load_u64(buf.data() + k));
+      at += n;
+    }
+    block.clear();
+    detail::append_u64(block, sum.value());
+    file.seekp(0, std::ios::end);
+    flush_block();
+    hash = h.value();
+  }
+};
+
+PairStreamWriter::PairStreamWriter(std::ostream& out, std::string name) : s_(std::make_unique<State>()) {
+  s_->name = std::move(name);
+  s_->out = &out;
+}
+
+PairStreamWriter::PairStreamWriter(const std::string& path, PairFormat format) : s_(std::make_unique<State>()) {
+  s_->name = path;
+  s_->format = format;
+  errno = 0;
+  const auto mode = std::ios::binary | std::ios::out | std::ios::trunc | (format == PairFormat::binary ? std::ios::in : std::ios::openmode{});
+  s_->file.open(path, mode);
+  if (!s_->file) s_->fail("cannot open for writing");
+  s_->out = &s_->file;
+  if (format == PairFormat::binary) {
+    s_->block.assign(pair_binary_magic);
+    detail::append_u32(s_->block, pair_binary_version);
+    detail::append_u32(s_->block, 0);  // flags
+    detail::append_u64(s_->block, 0);  // the count, written by finish()
+  }
+}
+
+PairStreamWriter::~PairStreamWriter() = default;
+
+void PairStreamWriter::write(std::span<const Pair> pairs) {
+  State& s = *s_;
+  s.count += pairs.size();
+  if (s.format == PairFormat::text) {
+    detail::BlockWriter w(*s.out);
+    format_pairs_text(w, pairs);
+    errno = 0;
+    w.flush();
+    s.check("write failed");
+    return;
+  }
+  for (const Pair p : pairs) {
+    detail::append_u64(s.block, p.key());
+    if (s.block.size() >= State::block_size) s.flush_block();
+  }
+}
+
+void PairStreamWriter::finish() {
+  State& s = *s_;
+  if (s.finished) return;
+  s.finished = true;
+  if (s.format == PairFormat::binary) s.finish_binary();
+  errno = 0;
+  s.out->flush();
+  s.check("write failed");
+  if (s.file.is_open()) {
+    s.file.close();
+    if (!s.file) s.fail("write failed");
+  }
+}
+
+std::uint64_t PairStreamWriter::count() const { return s_->count; }
+std::optional<std::uint64_t> PairStreamWriter::hash() const { return s_->hash; }
 
 }  // namespace hitgrid

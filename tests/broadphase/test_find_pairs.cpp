@@ -7,6 +7,7 @@
 #include "hitgrid/core/error.hpp"
 #include "hitgrid/core/generators.hpp"
 #include "hitgrid/core/pair_io.hpp"
+#include "support/pathological_scenes.hpp"
 
 using namespace hitgrid;
 
@@ -65,4 +66,141 @@ TEST_CASE("find_pairs rejects invalid options with a typed error", "[broadphase]
     else
       CHECK_THROWS_WITH(find_pairs(scene, o), Catch::Contains("not supported"));
   }
+}
+
+namespace {
+
+/// The streamed form's pieces joined, each checked to be non-empty and to follow the one
+/// before.
+PairList streamed(PairFinder& finder, const Scene& scene, FindPairsReport* report = nullptr) {
+  PairList joined;
+  finder.find_pairs(
+      scene,
+      [&](std::span<const Pair> piece) {
+        CHECK(!piece.empty());
+        CHECK((joined.empty() || joined.back() < piece.front()));
+        joined.insert(joined.end(), piece.begin(), piece.end());
+      },
+      report);
+  return joined;
+}
+
+}  // namespace
+
+TEST_CASE("the streamed form hands over the in-memory list in order, in any band size, thread count and ISA",
+          "[broadphase][stream]") {
+  for (const auto& [name, scene] : test::broadphase_scenes(1000)) {
+    INFO(name);
+    const PairList expected = find_pairs(scene);
+    // Bands of 32 keys (count bins that hold more refined), of a few thousand, and all in
+    // one.
+    for (std::size_t band_bytes : {std::size_t{256}, std::size_t{40000}, std::size_t{256} << 20}) {
+      for (unsigned threads : {1u, 3u}) {
+        INFO("band " << band_bytes << " bytes, threads " << threads);
+        FindPairsOptions o;
+        o.threads = threads;
+        o.stream_band_bytes = band_bytes;
+        PairFinder finder(o);
+        FindPairsReport report;
+        const PairList got = streamed(finder, scene, &report);
+        CHECK(got == expected);
+        const std::uint64_t bands_at_least = expected.size() * 8 / band_bytes;
+        CHECK(report.key_passes >= 1 + std::min<std::uint64_t>(bands_at_least, 1));
+        // A second call on the same finder (kept scratch and chunks) gives the same.
+        CHECK(streamed(finder, scene) == expected);
+      }
+    }
+  }
+  GeneratorParams p;
+  p.n = 20000;
+  for (Family f : all_families) {
+    INFO(family_name(f));
+    const Scene scene = generate(f, p);
+    const PairList expected = find_pairs(scene);
+    for (Isa isa : supported_isas()) {
+      for (unsigned threads : {1u, 2u}) {
+        FindPairsOptions o;
+        o.threads = threads;
+        o.isa = isa;
+        o.stream_band_bytes = 8 * (expected.size() / 7 + 1);  // about eight bands
+        PairFinder finder(o);
+        CHECK(streamed(finder, scene) == expected);
+      }
+    }
+  }
+}
+
+TEST_CASE("the streamed form of the reference methods hands over their list", "[broadphase][stream]") {
+  GeneratorParams p;
+  p.n = 2000;
+  const Scene scene = generate(Family::mixed, p);
+  const PairList expected = find_pairs(scene);
+  for (BroadPhase method : {BroadPhase::sweep_and_prune, BroadPhase::brute_force}) {
+    FindPairsOptions o;
+    o.method = method;
+    PairFinder finder(o);
+    CHECK(streamed(finder, scene) == expected);
+  }
+}
+
+TEST_CASE("the streamed form stops when the sink throws, and rejects a zero band", "[broadphase][stream]") {
+  GeneratorParams p;
+  p.n = 5000;
+  const Scene scene = generate(Family::clustered, p);
+  FindPairsOptions o;
+  o.stream_band_bytes = 800;
+  PairFinder finder(o);
+  int pieces = 0;
+  CHECK_THROWS_WITH(finder.find_pairs(scene,
+                                      [&](std::span<const Pair>) {
+                                        if (++pieces == 3) throw Error("sink full");
+                                      }),
+                    "sink full");
+  CHECK(pieces == 3);
+  // The finder still works afterwards.
+  CHECK(streamed(finder, scene) == find_pairs(scene));
+  o.stream_band_bytes = 0;
+  CHECK_THROWS_AS(PairFinder(o), Error);
+}
+
+TEST_CASE("a finder gives a reused pair list back when it exceeds the kept bound", "[broadphase]") {
+  GeneratorParams p;
+  p.n = 20000;
+  const Scene scene = generate(Family::uniform, p);
+  const PairList expected = find_pairs(scene);
+  FindPairsOptions o;
+  o.max_kept_bytes = 8 * expected.size() - 8;
+  PairFinder finder(o);
+  PairList pairs(expected.size() + 1000);
+  finder.find_pairs(scene, pairs);
+  CHECK(pairs == expected);
+  CHECK(pairs.capacity() < expected.size() + 1000);  // given back, then sized afresh
+  o.max_kept_bytes = std::size_t{1} << 20;
+  PairFinder keeps(o);
+  PairList reused;
+  reused.reserve(expected.size() + 1000);
+  const Pair* storage = reused.data();
+  keeps.find_pairs(scene, reused);
+  CHECK(reused == expected);
+  CHECK(reused.data() == storage);  // small enough: its memory reused
+}
+
+TEST_CASE("the streamed form counts a crowded first shape again in finer bands", "[broadphase][stream]") {
+  // Segment 0 crosses 3000 short ones: its 3000 pairs share one first shape, so they fall
+  // in one count bin, which alone exceeds a band of 100 pairs and is counted again.
+  Scene scene;
+  scene.add(Segment{{0, 0.5f}, {3000, 0.5f}});
+  for (int i = 0; i < 3000; ++i) {
+    const auto x = static_cast<float>(i);
+    scene.add(Segment{{x + 0.5f, 0}, {x + 0.25f, 1}});
+  }
+  const PairList expected = find_pairs(scene);
+  REQUIRE(expected.size() == 3000);
+  FindPairsOptions o;
+  o.stream_band_bytes = 800;
+  PairFinder finder(o);
+  FindPairsReport report;
+  CHECK(streamed(finder, scene, &report) == expected);
+  // The first count, at least one finer count, and at least 30 bands.
+  CHECK(report.key_passes >= 32);
 }

@@ -144,7 +144,7 @@ std::uint32_t draw(SplitMix64& rng, const Shapes& s, ShapeKind k) {
 /// (each intersecting pair twice). `pairs` keeps what it held before.
 std::vector<std::uint64_t> queue_both_orders(const std::vector<std::pair<std::uint32_t, std::uint32_t>>& todo,
                                              const Shapes& s, const PairKeyCodec& codec, PairBatch& batch,
-                                             PairKeyList& pairs) {
+                                             PairKeys& pairs) {
   std::vector<std::uint64_t> want;
   for (const auto& [a, b] : todo) {
     batch.add(a, s.g[a].data(), b, s.g[b].data(), pairs);
@@ -157,9 +157,17 @@ std::vector<std::uint64_t> queue_both_orders(const std::vector<std::pair<std::ui
   return want;
 }
 
+/// The keys, chunk after chunk.
+std::vector<std::uint64_t> all_keys(const PairKeys& pairs) {
+  std::vector<std::uint64_t> out;
+  for (const PairKeys::Chunk& c : pairs.chunks()) out.insert(out.end(), c.keys, c.keys + c.size);
+  return out;
+}
+
 /// The keys after the first `skip` (what the list held before), sorted.
-std::vector<std::uint64_t> sorted_keys(const PairKeyList& pairs, std::size_t skip) {
-  std::vector<std::uint64_t> out(pairs.begin() + static_cast<std::ptrdiff_t>(skip), pairs.end());
+std::vector<std::uint64_t> sorted_keys(const PairKeys& pairs, std::size_t skip) {
+  const std::vector<std::uint64_t> all = all_keys(pairs);
+  std::vector<std::uint64_t> out(all.begin() + static_cast<std::ptrdiff_t>(skip), all.end());
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -195,13 +203,13 @@ TEST_CASE("PairBatch finds exactly the intersecting pairs of each kind, in both 
         if (a != b) todo.emplace_back(a, b);
       }
       PairBatch batch(PairTestContext{isa, s.kinds, codec});
-      PairKeyList pairs;
+      PairKeys pairs;
       pairs.push_back(sentinel);
       std::vector<std::uint64_t> want = queue_both_orders(todo, s, codec, batch, pairs);
       batch.flush(pairs);
       CHECK(batch.tested() == 2 * todo.size());
       REQUIRE(!pairs.empty());
-      CHECK(pairs[0] == sentinel);
+      CHECK(all_keys(pairs)[0] == sentinel);
       std::sort(want.begin(), want.end());
       const std::vector<std::uint64_t> got = sorted_keys(pairs, 1);
       CHECK(got.size() == want.size());
@@ -226,7 +234,7 @@ TEST_CASE("PairBatch keeps each pair kind's queue apart when the kinds come mixe
       if (a != b) todo.emplace_back(a, b);
     }
     PairBatch batch(PairTestContext{isa, s.kinds, codec});
-    PairKeyList pairs;
+    PairKeys pairs;
     std::vector<std::uint64_t> want = queue_both_orders(todo, s, codec, batch, pairs);
     batch.flush(pairs);
     CHECK(batch.tested() == 2 * todo.size());
@@ -248,7 +256,7 @@ TEST_CASE("PairBatch tests a kind's queue when it is full and the rest at flush"
   for (Isa isa : supported_isas()) {
     INFO(isa_name(isa));
     PairBatch batch(PairTestContext{isa, s.kinds, codec});
-    PairKeyList pairs;
+    PairKeys pairs;
     CHECK(batch.tested() == 0);
     batch.flush(pairs);  // nothing queued
     CHECK(batch.tested() == 0);
@@ -283,5 +291,53 @@ TEST_CASE("PairBatch tests a kind's queue when it is full and the rest at flush"
     CHECK(batch.tested() == PairBatch::capacity + circle_pairs);
     std::sort(want_rest.begin(), want_rest.end());
     CHECK(sorted_keys(pairs, before) == want_rest);
+  }
+}
+
+TEST_CASE("PairBatch keeps only its band's keys, and counts instead of keeping when told to", "[grid]") {
+  SplitMix64 rng(31);
+  const Shapes s = make_shapes(rng);
+  const PairKeyCodec codec{bits_for(s.size())};
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> todo;
+  while (todo.size() < 3000) {
+    const auto a = static_cast<std::uint32_t>(rng.next() % s.size());
+    const auto b = static_cast<std::uint32_t>(rng.next() % s.size());
+    if (a != b) todo.emplace_back(a, b);
+  }
+  for (Isa isa : supported_isas()) {
+    INFO(isa_name(isa));
+    PairBatch all(PairTestContext{isa, s.kinds, codec});
+    PairKeys everything;
+    std::vector<std::uint64_t> want = queue_both_orders(todo, s, codec, all, everything);
+    all.flush(everything);
+    std::sort(want.begin(), want.end());
+    REQUIRE(sorted_keys(everything, 0) == want);
+    // A band from the 30th to the 70th percentile of the keys found: exactly those kept,
+    // and the pairs outside it never tested.
+    const KeyRange band{want[want.size() * 3 / 10], want[want.size() * 7 / 10]};
+    PairTestContext banded{isa, s.kinds, codec};
+    banded.band = band;
+    PairBatch in_band(banded);
+    PairKeys kept;
+    queue_both_orders(todo, s, codec, in_band, kept);
+    in_band.flush(kept);
+    std::vector<std::uint64_t> want_band;
+    for (std::uint64_t k : want)
+      if (band.contains(k)) want_band.push_back(k);
+    CHECK(!want_band.empty());
+    CHECK(sorted_keys(kept, 0) == want_band);
+    CHECK(in_band.tested() < all.tested());
+    // Counting: nothing kept, every key counted in its bin.
+    KeyCounts counts(0, codec.key_bits() - 4, 16);
+    PairTestContext counting{isa, s.kinds, codec};
+    counting.counts = &counts;
+    PairBatch counter(counting);
+    PairKeys none;
+    queue_both_orders(todo, s, codec, counter, none);
+    counter.flush(none);
+    CHECK(none.empty());
+    std::vector<std::uint64_t> want_counts(16, 0);
+    for (std::uint64_t k : want) ++want_counts[k >> (codec.key_bits() - 4)];
+    CHECK(counts.total() == want_counts);
   }
 }

@@ -137,7 +137,7 @@ TEST_CASE("an empty tiled grid has no entries and gives no pairs", "[grid]") {
     CHECK(grid.cell_size() == 0.0);
     PairKeys keys;
     CHECK(large_large_pairs(grid, tests, keys) == 0);
-    CHECK(keys.parts().empty());
+    CHECK(keys.chunks().empty());
   }
   SECTION("built from no shapes") {
     const UninitializedVector<ShapeRecord> none;
@@ -146,7 +146,7 @@ TEST_CASE("an empty tiled grid has no entries and gives no pairs", "[grid]") {
       CHECK(grid.entries() == 0);
       PairKeys keys;
       CHECK(large_large_pairs(grid, tests, keys) == 0);
-      CHECK(keys.parts().empty());
+      CHECK(keys.chunks().empty());
     }
   }
   SECTION("one shape: its entries, no pair") {

@@ -16,7 +16,14 @@
 // costs more than the work done on it. A PairFinder keeps its large scratch blocks (up to
 // FindPairsOptions::max_kept_bytes) between calls, so that calls after the first do not
 // pay for fresh pages; release_memory() or destroying it gives them back. The one-line
-// find_pairs() uses a PairFinder for the one call and keeps nothing.
+// find_pairs() uses a PairFinder for the one call and keeps nothing. The pairs themselves
+// take about the 8 bytes of a Pair each while they are found and sorted, on top of the
+// grid's memory per shape (docs/contracts.md, contract 4, gives the bound).
+//
+// Streamed: finder.find_pairs(scene, sink) hands the same sorted list to `sink` in pieces,
+// in order, and never holds more than FindPairsOptions::stream_band_bytes of pairs: for
+// scenes whose pairs do not fit in memory. It runs the grid's passes once to count the
+// pairs and once more per band of that many pairs (by their first shape).
 //
 // Errors: invalid options throw hitgrid::Error (an ISA this machine cannot run, a
 // negative or non-finite cell size, zero threads is fine: it means all of them).
@@ -24,7 +31,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -44,6 +53,10 @@ enum class BroadPhase {
 
 std::string_view broad_phase_name(BroadPhase method);
 
+/// Receives a streamed find_pairs' pairs: sorted pieces, none empty, in order; joined they
+/// are the list the in-memory form returns. A piece is valid during the call only.
+using PairSink = std::function<void(std::span<const Pair>)>;
+
 struct FindPairsOptions {
   /// Worker threads; 0 means every hardware thread.
   unsigned threads = 0;
@@ -56,8 +69,14 @@ struct FindPairsOptions {
   /// The tiled grid's cell side (the large shapes), likewise; 0 chooses it.
   float large_cell_size = 0.0f;
   BroadPhase method = BroadPhase::automatic;
-  /// Scratch a PairFinder keeps between calls, at most.
+  /// Scratch a PairFinder keeps between calls, at most. The caller's pair list that
+  /// find_pairs(scene, pairs) reuses counts too: if it holds more than this, it is given
+  /// back when the next call starts (before the new pairs take memory).
   std::size_t max_kept_bytes = std::size_t{512} << 20;
+  /// The streamed form: pair keys (8 bytes a pair) held at once, at most (a band of
+  /// first shapes whose pairs are more than this, down to one pair's key, is counted
+  /// again in finer bands). Must be at least 1.
+  std::size_t stream_band_bytes = std::size_t{256} << 20;
 };
 
 struct StageTime {
@@ -77,6 +96,7 @@ struct FindPairsReport {
   std::uint64_t small_shapes = 0;  // shapes in the home-cell grid
   std::uint64_t large_shapes = 0;  // shapes in the tiled grid
   std::uint64_t tiled_entries = 0;
+  std::uint64_t key_passes = 0;    // the grid's passes run: 1 in memory; streamed, the counts' and the bands'
   std::vector<StageTime> stages;  // in pipeline order
   double total_ms = 0.0;          // scene in memory to sorted pair list in memory
 };
@@ -97,6 +117,11 @@ class PairFinder {
   /// The same into `pairs` (its old contents replaced): a caller that keeps its PairList
   /// from call to call reuses its memory too.
   void find_pairs(const Scene& scene, PairList& pairs, FindPairsReport* report = nullptr);
+  /// Streamed: the same pairs handed to `sink` in sorted pieces, in order. With the grid,
+  /// memory does not grow with the number of pairs (FindPairsOptions::stream_band_bytes);
+  /// the reference methods find the whole list first. An exception from `sink` stops the
+  /// call and propagates.
+  void find_pairs(const Scene& scene, const PairSink& sink, FindPairsReport* report = nullptr);
 
   const FindPairsOptions& options() const;
   /// Bytes of scratch kept for the next call.
@@ -105,6 +130,7 @@ class PairFinder {
   void release_memory();
 
  private:
+  void run(const Scene& scene, PairList* list, const PairSink* sink, FindPairsReport* report);
   struct State;
   std::unique_ptr<State> state_;
 };

@@ -11,6 +11,8 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -51,5 +53,36 @@ PairList read_pairs_binary(std::string_view bytes, const std::string& filename);
 PairList read_pairs_file(const std::string& path);
 /// Writes (creating or truncating) a pair file. Throws IoError.
 void write_pairs_file(const std::string& path, std::span<const Pair> pairs, PairFormat format);
+
+/// Writes a pair list piece by piece, for lists too large to hold (`hitgrid pairs
+/// --stream`): the pieces, joined in order, are the list, and the output is byte for byte
+/// what write_pairs_text / write_pairs_file write for it. The binary header holds the
+/// count and the checksum covers it, so a binary list goes to a file: finish() writes the
+/// count into the header and reads the file back once for the checksum. Holds a block of
+/// about 1 MiB.
+class PairStreamWriter {
+ public:
+  /// A text list to `out` (not owned; named `name` in errors).
+  PairStreamWriter(std::ostream& out, std::string name);
+  /// Either format to a file (created or truncated). Throws IoError.
+  PairStreamWriter(const std::string& path, PairFormat format);
+  ~PairStreamWriter();
+  PairStreamWriter(const PairStreamWriter&) = delete;
+  PairStreamWriter& operator=(const PairStreamWriter&) = delete;
+
+  /// Appends pairs. Throws IoError.
+  void write(std::span<const Pair> pairs);
+  /// Completes the output (flushed; a file closed). Throws IoError.
+  void finish();
+  /// Pairs written.
+  std::uint64_t count() const;
+  /// pair_list_hash of the whole list, after finish() of a binary file (read back for the
+  /// checksum anyway); empty otherwise.
+  std::optional<std::uint64_t> hash() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> s_;
+};
 
 }  // namespace hitgrid
