@@ -19,6 +19,7 @@
 #include "hitgrid/core/detail/json_escape.hpp"
 #include "hitgrid/core/error.hpp"
 #include "hitgrid/core/scene_text_io.hpp"
+#include "peak_memory.hpp"
 #include "progress.hpp"
 #include "stress_rounds.hpp"
 
@@ -78,7 +79,9 @@ struct Totals {
   std::uint64_t rounds = 0, shapes = 0, pairs = 0, reference_tests = 0, window_shapes = 0;
   std::uint64_t world_steps = 0, world_pairs = 0, world_events = 0, world_queries = 0;
   std::map<std::string, std::uint64_t> per_layout, per_isa;
-  double find_seconds = 0.0;
+  std::uint64_t peak_bytes = 0;  // the process's peak resident memory so far
+  std::uint64_t largest_rise = 0;
+  std::string peak_round;  // the round that raised the peak the most: "12 (near_max n=4031)"
 };
 
 std::string summary_json(const StressCommand& cmd, const Totals& t, double seconds, const std::string& failure,
@@ -92,10 +95,10 @@ std::string summary_json(const StressCommand& cmd, const Totals& t, double secon
       "{{\"seed\": {}, \"rounds\": {}, \"seconds\": {:.1f}, \"shapes\": {}, \"shapes_per_second\": {:.0f}, "
       "\"pairs\": {}, \"reference_tests\": {}, \"window_shapes\": {}, \"world_steps\": {}, \"world_pairs\": {}, "
       "\"world_events\": {}, \"world_queries\": {}, \"rounds_per_family\": {}, \"rounds_per_isa\": {}, "
-      "\"mismatches\": {}",
+      "\"peak_bytes\": {}, \"peak_round\": \"{}\", \"mismatches\": {}",
       cmd.seed, t.rounds, seconds, t.shapes, seconds > 0 ? static_cast<double>(t.shapes) / seconds : 0.0, t.pairs,
       t.reference_tests, t.window_shapes, t.world_steps, t.world_pairs, t.world_events, t.world_queries,
-      counts(t.per_layout), counts(t.per_isa), failure.empty() ? 0 : 1);
+      counts(t.per_layout), counts(t.per_isa), t.peak_bytes, t.peak_round, failure.empty() ? 0 : 1);
   if (!failure.empty())
     json += fmt::format(", \"failure\": \"{}\", \"reproducer\": \"{}\", \"reproducer_shapes\": {}", json_escape(failure),
                         json_escape(reproducer), reproducer_shapes);
@@ -133,6 +136,13 @@ int run(const StressCommand& cmd) {
     totals.world_queries += r.world.queries;
     ++totals.per_layout[std::string(stress::layout_name(plan.layout))];
     ++totals.per_isa[std::string(isa_name(plan.tested.isa))];
+    if (const std::uint64_t peak = peak_resident_bytes(); peak > totals.peak_bytes) {
+      if (peak - totals.peak_bytes > totals.largest_rise) {
+        totals.largest_rise = peak - totals.peak_bytes;
+        totals.peak_round = fmt::format("{} ({} n={})", round, stress::layout_name(plan.layout), plan.n);
+      }
+      totals.peak_bytes = peak;
+    }
     if (r.failure) {
       progress.done();
       const std::string path = write_reproducer(cmd, plan, r);

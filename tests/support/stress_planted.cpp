@@ -14,18 +14,6 @@ PairList without_shared_endpoints(const Scene& scene, PairList pairs) {
   return pairs;
 }
 
-template <class F>
-bool with_shape(const Scene& scene, ShapeId id, F&& f) {
-  switch (id.kind()) {
-    case ShapeKind::segment:
-      return f(scene.segment(id.index()));
-    case ShapeKind::circle:
-      return f(scene.circle(id.index()));
-    default:
-      return f(scene.box(id.index()));
-  }
-}
-
 }  // namespace
 
 bool share_an_endpoint(const Scene& scene, Pair p) {
@@ -56,15 +44,6 @@ PairList adds_a_pair_on_one_thread(const Scene& scene, const stress::FinderConfi
   return pairs;
 }
 
-bool gmp_pair_test(const Scene& scene, ShapeId a, ShapeId b) {
-  return with_shape(scene, a, [&](const auto& x) {
-    return with_shape(scene, b, [&](const auto& y) {
-      if constexpr (requires { reference::intersects(x, y); })
-        return reference::intersects(x, y);
-      else
-        return reference::intersects(y, x);
-    });
-  });
-}
+bool gmp_pair_test(const Scene& scene, ShapeId a, ShapeId b) { return reference::intersects(scene, a, b); }
 
 }  // namespace hitgrid::test
