@@ -29,6 +29,7 @@ namespace {
 struct StressCommand {
   double seconds = 60.0;
   std::uint64_t rounds = 0;
+  std::uint64_t first_round = 0;
   std::uint64_t max_n = 100'000;
   std::string isa = "all";
   unsigned threads = 0;
@@ -68,6 +69,10 @@ std::string write_reproducer(const StressCommand& cmd, const stress::RoundPlan& 
   out << "# hitgrid stress reproducer (" << result.reproducer.size() << " shapes"
       << (result.reproducer_minimal ? ", 1-minimal" : ", shrinking stopped at its time limit") << ")\n";
   out << "# " << *result.failure << "\n";
+  out << "# replay the round: hitgrid stress --seed " << cmd.seed << " --first-round " << plan.round
+      << " --rounds 1 --max-n " << cmd.max_n << " --isa " << cmd.isa << " --threads " << cmd.threads;
+  for (const std::string& f : cmd.families) out << " --family " << f;
+  out << "\n";
   if (result.world_failure) out << stress::world_line(*result.world_failure) << "\n";
   write_scene_text(out, result.reproducer);
   out.flush();
@@ -106,7 +111,6 @@ std::string summary_json(const StressCommand& cmd, const Totals& t, double secon
 }
 
 int run(const StressCommand& cmd) {
-  if (cmd.seconds == 0 && cmd.rounds == 0) throw Error("stress: give --seconds or --rounds (or both)");
   const stress::StressOptions options = to_options(cmd);
   // Rounds draw more threads than this machine may have, on purpose (interleavings): let
   // TBB give every arena the workers it asks for.
@@ -116,8 +120,8 @@ int run(const StressCommand& cmd) {
   auto elapsed = [&] { return std::chrono::duration<double>(clock::now() - start).count(); };
   Progress progress;
   Totals totals;
-  for (std::uint64_t round = 0;; ++round) {
-    if (cmd.rounds != 0 && round >= cmd.rounds) break;
+  for (std::uint64_t round = cmd.first_round;; ++round) {
+    if (cmd.rounds != 0 && round - cmd.first_round >= cmd.rounds) break;
     if (cmd.seconds != 0 && elapsed() >= cmd.seconds) break;
     const stress::RoundPlan plan = stress::plan_round(options, round);
     progress.step(fmt::format("stress: round {} ({} n={}), {} shapes, {:.2f} M shapes/s, 0 mismatches", round,
@@ -170,6 +174,9 @@ Runner add_stress_command(CLI::App& app) {
       ->check(CLI::Range(0.0, 1e7))
       ->default_val(60);
   sub->add_option("--rounds", cmd->rounds, "Stop after this many rounds (0: no limit)")->default_val(0);
+  sub->add_option("--first-round", cmd->first_round,
+                  "Start at this round (a reproducer's round: --first-round R --rounds 1 replays it)")
+      ->default_val(0);
   sub->add_option("--max-n", cmd->max_n, "Largest scene of a round")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 26))
       ->default_val(100'000);
@@ -189,6 +196,10 @@ Runner add_stress_command(CLI::App& app) {
   sub->add_option("--shrink-seconds", cmd->shrink_seconds, "Time limit of the shrinker")
       ->check(CLI::Range(0.0, 1e6))
       ->default_val(120);
+  sub->parse_complete_callback([cmd] {
+    if (cmd->seconds == 0 && cmd->rounds == 0)
+      throw CLI::ValidationError("--seconds, --rounds", "give a time limit, a number of rounds, or both");
+  });
   return [cmd] { return run(*cmd); };
 }
 
