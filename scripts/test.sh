@@ -1,11 +1,23 @@
 #!/usr/bin/env bash
-# README command 2: install what is missing, build, and run every test, in the Release
-# build and again under AddressSanitizer + UndefinedBehaviorSanitizer.
+# README command 2: install what is missing, build, and run every test: the Release build,
+# then again under AddressSanitizer + UndefinedBehaviorSanitizer; the parallel parts under
+# ThreadSanitizer; the fuzz targets' corpus and a short run of each (docs/testing.md says
+# what each part costs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-for config in release asan; do
-  scripts/build.sh "$config"
+part() {  # part NAME COMMAND...: runs it and says how long it took
+  local name="$1" start=$SECONDS
+  shift
+  "$@"
+  echo "== time: $name $((SECONDS - start)) s"
+}
+for config in release asan tsan; do
+  part "build $config" scripts/build.sh "$config"
   echo "== tests: $config"
-  ctest --test-dir "build/$config" --output-on-failure --parallel "$(nproc)"
+  part "tests $config" ctest --test-dir "build/$config" --output-on-failure --parallel "$(nproc)"
 done
+part "build fuzz" scripts/build.sh fuzz
+echo "== tests: fuzz corpus"
+part "tests fuzz corpus" ctest --test-dir build/fuzz --output-on-failure --parallel "$(nproc)"
+part "fuzz" scripts/fuzz.sh

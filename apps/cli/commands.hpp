@@ -15,5 +15,7 @@ Runner add_run_command(CLI::App& app);
 Runner add_gen_command(CLI::App& app);
 /// hitgrid pairs SCENE [-o OUT]
 Runner add_pairs_command(CLI::App& app);
+/// hitgrid stress [--seconds S] [--rounds R] ...
+Runner add_stress_command(CLI::App& app);
 
 }  // namespace hitgrid::cli

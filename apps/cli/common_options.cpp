@@ -1,5 +1,8 @@
 #include "common_options.hpp"
 
+#include <cmath>
+#include <cstdlib>
+
 #include "hitgrid/core/error.hpp"
 
 namespace hitgrid::cli {
@@ -11,8 +14,14 @@ void CommonOptions::add_to(CLI::App& app) {
   app.add_option("--isa", isa, "Narrow-phase instruction set: auto|scalar|sse2|avx2|avx512")
       ->check(CLI::IsMember({"auto", "scalar", "sse2", "avx2", "avx512"}))
       ->default_val("auto");
+  // CLI::Range lets "nan" through (every comparison with NaN is false): bad usage too.
+  const CLI::Validator finite(
+      [](std::string& text) {
+        return std::isfinite(std::strtod(text.c_str(), nullptr)) ? std::string() : "not a finite number: " + text;
+      },
+      "FINITE");
   app.add_option("--cell", cell, "Cell size of the grid (its home-cell level) in world units (0: automatic)")
-      ->check(CLI::Range(0.0f, 3.4e38f))
+      ->check(finite & CLI::Range(0.0f, 3.4e38f))
       ->default_val(0);
   app.add_option("--method", method, "Broad phase: auto|grid|sweep_and_prune|brute_force")
       ->check(CLI::IsMember({"auto", "grid", "sweep_and_prune", "brute_force"}))

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <tuple>
 
 #include "counting_sort.hpp"
 
@@ -36,7 +37,10 @@ void for_each_home_span(const HomeGrid& grid, const KindRanges& kinds, std::size
   const CellSpan foot_rows = cells.span(r.box.min.y, r.box.max.y);
   const CellSpan foot_cols = cells.span(r.box.min.x, r.box.max.x);
   const std::int64_t last = foot_rows.hi - row0;
-  auto [k, k_end] = home_row_range(grid, i);
+  // (Not a structured binding: the lambdas below capture k, which clang 14, the
+  // ThreadSanitizer and fuzz builds' compiler, does not allow for bindings.)
+  std::size_t k, k_end;
+  std::tie(k, k_end) = home_row_range(grid, i);
   auto emit = [&](CellSpan span) {
     const std::int64_t lo = std::max<std::int64_t>(span.lo - 1 - col0, 0);
     const std::int64_t hi = std::min<std::int64_t>(span.hi - col0, static_cast<std::int64_t>(grid.cols()) - 1);

@@ -377,4 +377,31 @@ bool intersects(const Box& a, const Box& b) {
          std::max(a.min.y, b.min.y) <= std::min(a.max.y, b.max.y);
 }
 
+namespace {
+
+template <class F>
+bool with_shape(const Scene& scene, ShapeId id, F&& f) {
+  switch (id.kind()) {
+    case ShapeKind::segment:
+      return f(scene.segment(id.index()));
+    case ShapeKind::circle:
+      return f(scene.circle(id.index()));
+    default:
+      return f(scene.box(id.index()));
+  }
+}
+
+}  // namespace
+
+bool intersects(const Scene& scene, ShapeId a, ShapeId b) {
+  return with_shape(scene, a, [&](const auto& x) {
+    return with_shape(scene, b, [&](const auto& y) {
+      if constexpr (requires { intersects(x, y); })
+        return intersects(x, y);
+      else
+        return intersects(y, x);
+    });
+  });
+}
+
 }  // namespace hitgrid::reference

@@ -25,6 +25,7 @@
 // in mpq_class; the whole [predicates],[intersects] run takes about 5 s.
 #pragma once
 
+#include "hitgrid/core/scene.hpp"
 #include "hitgrid/core/shapes.hpp"
 
 namespace hitgrid::reference {
@@ -41,6 +42,8 @@ bool intersects(const Segment& s, const Box& b);
 bool intersects(const Circle& c, const Circle& d);
 bool intersects(const Circle& c, const Box& b);
 bool intersects(const Box& a, const Box& b);
+/// Shapes a and b of a scene, whatever their kinds.
+bool intersects(const Scene& scene, ShapeId a, ShapeId b);
 
 /// The exact value of a finite float as m * 2^e (m odd, or m == 0 and e == 0). Exposed so
 /// a test can check the decomposition against GMP's own exact conversion.

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Runs every fuzz target of build/fuzz (scripts/build.sh fuzz) for a while:
+#   scripts/fuzz.sh [SECONDS_PER_TARGET]        (default 20; CI runs the default)
+# Each starts from its committed corpus (fuzz/corpus/<target>/), copied to a scratch folder
+# so the repository is not written. A crash, leak, timeout or sanitizer report stops the
+# run with status 1 and leaves the input in build/fuzz/artifacts/ (add it to the corpus
+# once fixed: fuzz/README.md). New inputs worth keeping: scripts/fuzz.sh N, then
+# build/fuzz/fuzz/fuzz_<target> -merge=1 fuzz/corpus/<target> build/fuzz/work/<target>.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds="${1:-20}"
+targets=(scene_text scene_binary pairs_text pairs_binary pair_kernels find_pairs)
+mkdir -p build/fuzz/artifacts
+for t in "${targets[@]}"; do
+  work="build/fuzz/work/$t"
+  rm -rf "$work" && mkdir -p "$work"
+  cp fuzz/corpus/"$t"/* "$work"/
+  echo "== fuzz: $t for ${seconds} s"
+  # One job on one core: CI's two cores are shared. -rss_limit_mb guards the readers'
+  # allocation checks (a header must never make them reserve more than the file holds).
+  # -timeout: a tiny requested cell with shapes up to 1e38 costs find_pairs a few seconds
+  # under the sanitizers (bounded: the grid clamps its cell count), a hang far more.
+  if ! build/fuzz/fuzz/fuzz_"$t" "$work" -max_total_time="$seconds" -timeout=60 -rss_limit_mb=2048 \
+        -artifact_prefix="build/fuzz/artifacts/$t-" -print_final_stats=1 > "build/fuzz/$t.log" 2>&1; then
+    tail -n 60 "build/fuzz/$t.log"
+    echo "fuzz: $t failed; its input is in build/fuzz/artifacts/" >&2
+    exit 1
+  fi
+  grep -E "^stat::number_of_executed_units|^stat::new_units_added" "build/fuzz/$t.log" | tr '\n' ' '
+  echo
+done
