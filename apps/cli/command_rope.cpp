@@ -127,7 +127,7 @@ int run(const RopeCommand& cmd) {
   if (pegs.points.size() <= cmd.budget) {
     canvas.begin_group("pegs");
     for (std::size_t i = 0; i < pegs.points.size(); ++i)
-      canvas.dot(pegs.points[i], wrapped[i] ? 3.0 : 2.0,
+      canvas.dot(pegs.points[i], wrapped[i] ? 4.0 : 3.0,
                  SvgStyle::filled(wrapped[i] ? picture::hit_colour : picture::peg_colour)
                      .with_class(wrapped[i] ? "peg wrapped" : "peg"),
                  "p" + std::to_string(i));
