@@ -12,6 +12,7 @@ packages=(
   libbenchmark-dev                   # benchmarks
   libbox2d-dev libcgal-dev libbullet-dev  # peer libraries: benchmarks and compare_peers (bench/peers)
   python3 python3-matplotlib         # report plots (scripts/bench_report.sh, tools/bench_report.py)
+  librsvg2-bin                       # rsvg-convert: SVG pictures (hitgrid draw / rope) to PNG
 )
 
 sudo=""

@@ -17,5 +17,9 @@ Runner add_gen_command(CLI::App& app);
 Runner add_pairs_command(CLI::App& app);
 /// hitgrid stress [--seconds S] [--rounds R] ...
 Runner add_stress_command(CLI::App& app);
+/// hitgrid draw SCENE [-o OUT.svg] [--pairs] [--window X0 Y0 X1 Y1] [--cells]
+Runner add_draw_command(CLI::App& app);
+/// hitgrid rope PEGS PATH [-o OUT.svg] [--frames LIST | --animate]
+Runner add_rope_command(CLI::App& app);
 
 }  // namespace hitgrid::cli

@@ -20,6 +20,8 @@ int main(int argc, char** argv) {
   const hitgrid::cli::Runner gen = hitgrid::cli::add_gen_command(app);
   const hitgrid::cli::Runner pairs = hitgrid::cli::add_pairs_command(app);
   const hitgrid::cli::Runner stress = hitgrid::cli::add_stress_command(app);
+  const hitgrid::cli::Runner draw = hitgrid::cli::add_draw_command(app);
+  const hitgrid::cli::Runner rope = hitgrid::cli::add_rope_command(app);
 
   try {
     app.parse(argc, argv);
@@ -47,6 +49,8 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("gen")) return gen();
     if (app.got_subcommand("pairs")) return pairs();
     if (app.got_subcommand("stress")) return stress();
+    if (app.got_subcommand("draw")) return draw();
+    if (app.got_subcommand("rope")) return rope();
     return run();
   } catch (const CLI::Error& e) {  // bad usage found while running (CLI::ValidationError)
     std::fprintf(stderr, "hitgrid: error: %s\n", e.what());

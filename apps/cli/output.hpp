@@ -12,4 +12,7 @@ namespace hitgrid::cli {
 void write_output(const std::string& path, const std::function<void(std::ostream&)>& write_stream,
                   const std::function<void(const std::string&)>& write_file);
 
+/// Creates or truncates the file and writes `text`. Throws IoError "PATH: reason".
+void write_text_file(const std::string& path, const std::string& text);
+
 }  // namespace hitgrid::cli

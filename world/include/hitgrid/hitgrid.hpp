@@ -15,6 +15,9 @@
 //               and the rest of the geometry (distances, ray casts, time of impact, ...)
 //   simd        the exact tests and queries in batches, on the best ISA of this CPU
 //   broadphase  find_pairs and the broad phases behind it
+//   world       the engine world: handles, frames, events, queries
+//   rope        a rope that wraps around pegs (rope/rope.hpp)
+//   draw        SVG pictures of shapes, ropes and densities (draw/svg.hpp)
 #pragma once
 
 #include "hitgrid/broadphase/brute_force.hpp"
@@ -52,3 +55,6 @@
 #include "hitgrid/simd/pair_kernels.hpp"
 #include "hitgrid/simd/query_kernels.hpp"
 #include "hitgrid/world/world.hpp"
+#include "hitgrid/rope/rope.hpp"
+#include "hitgrid/draw/svg.hpp"
+#include "hitgrid/core/point_list_io.hpp"

@@ -1,0 +1,72 @@
+// The rope (rope/rope.hpp): time per move of the end, for 10,000 and 1,000,000 pegs at
+// the same density (one per 100 square units), the end walking 100,000 random steps of
+// up to 5 units inside the same 1000 x 1000 square. Candidate pegs come from the grid, so
+// the time per move should not grow with the number of pegs: the 1M / 10k ratio is the
+// figure to read. Each run prints the final number of nodes and a hash of them (the same
+// walk over the same pegs must give the same rope).
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "hitgrid/core/splitmix64.hpp"
+#include "hitgrid/rope/rope.hpp"
+
+namespace {
+
+constexpr int moves = 100'000;
+
+struct Setup {
+  std::vector<hitgrid::Vec2> pegs;
+  std::vector<hitgrid::Vec2> path;
+  hitgrid::Vec2 start;
+};
+
+// Pegs uniform in a square of side sqrt(100 n); the walk in the middle 1000 x 1000.
+Setup make_setup(std::int64_t n) {
+  Setup s;
+  hitgrid::SplitMix64 rng(1);
+  const double side = std::sqrt(100.0 * static_cast<double>(n));
+  s.pegs.reserve(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i)
+    s.pegs.push_back({static_cast<float>(rng.u() * side), static_cast<float>(rng.u() * side)});
+  const double lo = side / 2 - 500, hi = side / 2 + 500;
+  double x = side / 2, y = side / 2;
+  s.start = {static_cast<float>(x), static_cast<float>(y)};
+  for (int i = 0; i < moves; ++i) {
+    x = std::clamp(x + (rng.u() * 2 - 1) * 5, lo, hi);
+    y = std::clamp(y + (rng.u() * 2 - 1) * 5, lo, hi);
+    s.path.push_back({static_cast<float>(x), static_cast<float>(y)});
+  }
+  return s;
+}
+
+void BM_rope_move_end(benchmark::State& state) {
+  const Setup s = make_setup(state.range(0));
+  const hitgrid::Rope initial(s.start, s.pegs);
+  std::size_t nodes = 0;
+  std::uint64_t hash = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    hitgrid::Rope rope = initial;
+    state.ResumeTiming();
+    for (hitgrid::Vec2 p : s.path) rope.move_end(p);
+    benchmark::DoNotOptimize(rope.nodes().data());
+    state.PauseTiming();
+    nodes = rope.nodes().size() - 1;
+    hash = 1469598103934665603ull;
+    for (const hitgrid::RopeNode& n : rope.nodes()) hash = (hash ^ (n.peg + 7ull * static_cast<std::uint64_t>(n.side + 1) + 31ull * n.half_turns)) * 1099511628211ull;
+    state.ResumeTiming();
+  }
+  state.SetItemsProcessed(state.iterations() * moves);
+  state.counters["ns_per_move"] =
+      benchmark::Counter(static_cast<double>(moves), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  state.counters["nodes"] = static_cast<double>(nodes);
+  state.counters["node_hash_lo32"] = static_cast<double>(hash & 0xffffffffu);
+}
+
+}  // namespace
+
+BENCHMARK(BM_rope_move_end)->Arg(10'000)->Arg(1'000'000)->Unit(benchmark::kMillisecond)->UseRealTime();
