@@ -1,5 +1,7 @@
 #include "hitgrid/core/scene.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <initializer_list>
@@ -165,6 +167,64 @@ void Scene::recompute_bounds() {
   for (std::uint32_t i = 0; i < segment_count(); ++i) extend(hitgrid::bounds(segment(i)));
   for (std::uint32_t i = 0; i < circle_count(); ++i) extend(hitgrid::bounds(circle(i)));
   for (std::uint32_t i = 0; i < box_count(); ++i) extend(hitgrid::bounds(box(i)));
+}
+
+namespace {
+
+/// Checks every row of one kind (throwing as Scene::add would, naming the row's id) and
+/// adds their bounds to `box`. Split from the copy so that a refused assign changes nothing.
+template <class S>
+void check_rows(const ShapeRows& rows, ShapeKind kind, S (*shape_at)(const ShapeRows&, std::size_t), Aabb& box) {
+  if (rows.count > ShapeId::max_count) check_room(kind, rows.count);
+  for (std::size_t i = 0; i < rows.count; ++i) {
+    const S shape = shape_at(rows, i);
+    check_valid(shape, {kind, static_cast<std::uint32_t>(i)});
+    const Aabb b = hitgrid::bounds(shape);
+    box.min.x = std::min(box.min.x, b.min.x);
+    box.min.y = std::min(box.min.y, b.min.y);
+    box.max.x = std::max(box.max.x, b.max.x);
+    box.max.y = std::max(box.max.y, b.max.y);
+  }
+}
+
+float field(const ShapeRows& rows, std::size_t i, std::ptrdiff_t j) {
+  return rows.data[static_cast<std::ptrdiff_t>(i) * rows.row_stride + j * rows.column_stride];
+}
+Segment segment_row(const ShapeRows& r, std::size_t i) {
+  return {{field(r, i, 0), field(r, i, 1)}, {field(r, i, 2), field(r, i, 3)}};
+}
+Circle circle_row(const ShapeRows& r, std::size_t i) { return {{field(r, i, 0), field(r, i, 1)}, field(r, i, 2)}; }
+Box box_row(const ShapeRows& r, std::size_t i) { return {{field(r, i, 0), field(r, i, 1)}, {field(r, i, 2), field(r, i, 3)}}; }
+
+/// Copies the rows' fields into the columns, one pass over the rows (the columns were
+/// reserved: nothing here allocates or throws).
+template <std::size_t fields>
+void copy_rows(const ShapeRows& rows, const std::array<FloatArray*, fields>& columns) {
+  std::array<float*, fields> out;
+  for (std::size_t j = 0; j < fields; ++j) {
+    columns[j]->resize(rows.count);
+    out[j] = columns[j]->data();
+  }
+  for (std::size_t i = 0; i < rows.count; ++i)
+    for (std::size_t j = 0; j < fields; ++j) out[j][i] = field(rows, i, static_cast<std::ptrdiff_t>(j));
+}
+
+}  // namespace
+
+void Scene::assign(const ShapeRows& segments, const ShapeRows& circles, const ShapeRows& boxes) {
+  Aabb box = empty_bounds();
+  check_rows(segments, ShapeKind::segment, segment_row, box);
+  check_rows(circles, ShapeKind::circle, circle_row, box);
+  check_rows(boxes, ShapeKind::box, box_row, box);
+  // Room first: reserve keeps the contents, so a std::bad_alloc here leaves the scene as
+  // it was; the copies after it cannot fail.
+  for (FloatArray* a : {&segments_.ax, &segments_.ay, &segments_.bx, &segments_.by}) a->reserve(segments.count);
+  for (FloatArray* a : {&circles_.cx, &circles_.cy, &circles_.r}) a->reserve(circles.count);
+  for (FloatArray* a : {&boxes_.minx, &boxes_.miny, &boxes_.maxx, &boxes_.maxy}) a->reserve(boxes.count);
+  copy_rows<4>(segments, {&segments_.ax, &segments_.ay, &segments_.bx, &segments_.by});
+  copy_rows<3>(circles, {&circles_.cx, &circles_.cy, &circles_.r});
+  copy_rows<4>(boxes, {&boxes_.minx, &boxes_.miny, &boxes_.maxx, &boxes_.maxy});
+  bounds_ = box;
 }
 
 void Scene::reserve(std::size_t segments, std::size_t circles, std::size_t boxes) {

@@ -1,6 +1,8 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
+#include <string>
+#include <vector>
 
 #include "hitgrid/core/error.hpp"
 #include "hitgrid/core/scene.hpp"
@@ -152,4 +154,57 @@ TEST_CASE("Scene::set replaces a shape, validated, and swap_remove moves the las
   CHECK(scene.empty());
   scene.recompute_bounds();
   CHECK(scene.bounds().min.x == infinity);
+}
+
+TEST_CASE("Scene::assign from rows equals adding the shapes one by one, and keeps its memory", "[scene]") {
+  // Rows as a C array of structs gives them (stride 4 or 3), and a column-major block
+  // (row stride 1, column stride n) as a transposed NumPy array gives them.
+  const std::vector<float> seg_rows = {0, 0, 2, 2, 1, -0.0f, 1, 5, -3, 4, -3, 4};
+  const std::vector<float> circle_rows = {1, 1, 0.5f, 7, 8, 0};
+  const std::vector<float> box_cols = {2, -9, 2, -8, 3, -1, 3, -2};  // 2 boxes, column-major
+  Scene expected;
+  for (std::size_t i = 0; i < 3; ++i)
+    expected.add(Segment{{seg_rows[4 * i], seg_rows[4 * i + 1]}, {seg_rows[4 * i + 2], seg_rows[4 * i + 3]}});
+  for (std::size_t i = 0; i < 2; ++i) expected.add(Circle{{circle_rows[3 * i], circle_rows[3 * i + 1]}, circle_rows[3 * i + 2]});
+  expected.add(Box{{2, 2}, {3, 3}});
+  expected.add(Box{{-9, -8}, {-1, -2}});
+
+  Scene scene;
+  scene.add(Circle{{100, 100}, 50});  // replaced, and its bounds forgotten
+  scene.assign({seg_rows.data(), 3, 4, 1}, {circle_rows.data(), 2, 3, 1}, {box_cols.data(), 2, 1, 2});
+  CHECK(scene == expected);
+  CHECK(scene.bounds() == expected.bounds());
+  CHECK(scene_hash(scene) == scene_hash(expected));
+
+  // Fewer shapes into the same scene: no reallocation, padding zero again.
+  const float* column = scene.segments().ax.data();
+  scene.assign({seg_rows.data() + 4, 1, 4, 1}, {}, {});
+  CHECK(scene.segments().ax.data() == column);
+  CHECK(scene.size() == 1);
+  CHECK(scene.segment(0) == Segment{{1, -0.0f}, {1, 5}});
+  CHECK(std::signbit(scene.segment(0).a.y));  // bits kept
+  CHECK(scene.segments().ax.data()[1] == 0.0f);
+  CHECK(scene.bounds() == Aabb{{1, -0.0f}, {1, 5}});
+}
+
+TEST_CASE("Scene::assign refuses an invalid row by its id and leaves the scene as it was", "[scene]") {
+  Scene scene;
+  scene.add(Segment{{0, 0}, {1, 1}});
+  const Scene before = scene;
+  const std::vector<float> segs = {0, 0, 1, 1, 0, quiet_nan, 1, 1};
+  const std::vector<float> circles = {0, 0, 1, 5, 5, -2};
+  const std::vector<float> boxes = {0, 0, 1, 1, 3, 0, 2, 1};
+  auto message = [&](ShapeRows s, ShapeRows c, ShapeRows b) -> std::string {
+    try {
+      scene.assign(s, c, b);
+    } catch (const InvalidShapeError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  CHECK(message({segs.data(), 2, 4, 1}, {}, {}) == "segment 1: ay is NaN");
+  CHECK(message({segs.data(), 1, 4, 1}, {circles.data(), 2, 3, 1}, {}) == "circle 1: negative radius -2");
+  CHECK(message({}, {circles.data(), 1, 3, 1}, {boxes.data(), 2, 4, 1}) == "box 1: inverted box: minx 3 > maxx 2");
+  CHECK(scene == before);
+  CHECK(scene.bounds() == before.bounds());
 }

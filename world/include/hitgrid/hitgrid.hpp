@@ -51,4 +51,5 @@
 #include "hitgrid/simd/isa.hpp"
 #include "hitgrid/simd/pair_kernels.hpp"
 #include "hitgrid/simd/query_kernels.hpp"
+#include "hitgrid/world/shape_rows.hpp"
 #include "hitgrid/world/world.hpp"
