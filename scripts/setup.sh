@@ -11,6 +11,7 @@ packages=(
   libbenchmark-dev                   # benchmarks
   libbox2d-dev libcgal-dev libbullet-dev  # peer libraries: benchmarks and compare_peers (bench/peers)
   python3 python3-matplotlib         # report plots (scripts/bench_report.sh, tools/bench_report.py)
+  pybind11-dev python3-dev python3-numpy python3-pytest  # the Python module (python/) and its tests
 )
 
 sudo=""

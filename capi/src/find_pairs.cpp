@@ -8,6 +8,7 @@
 #include "convert.hpp"
 #include "guard.hpp"
 #include "hitgrid.h"
+#include "hitgrid/broadphase/assign_rows.hpp"
 #include "hitgrid/broadphase/find_pairs.hpp"
 #include "hitgrid/core/scene.hpp"
 
@@ -43,10 +44,10 @@ FindPairsOptions options_or_default(const hitgrid_find_pairs_options* options) {
 }
 
 /// The shapes into `scene` (validated: InvalidShapeError names the first bad one).
-void fill(Scene& scene, const hitgrid_shape_arrays& a) {
-  scene.assign(rows_of(ShapeKind::segment, a.segments, a.segment_count, "shapes->segments"),
+void fill(Scene& scene, const hitgrid_shape_arrays& a, unsigned threads) {
+  assign_rows(scene, rows_of(ShapeKind::segment, a.segments, a.segment_count, "shapes->segments"),
                rows_of(ShapeKind::circle, a.circles, a.circle_count, "shapes->circles"),
-               rows_of(ShapeKind::box, a.boxes, a.box_count, "shapes->boxes"));
+               rows_of(ShapeKind::box, a.boxes, a.box_count, "shapes->boxes"), threads);
 }
 
 }  // namespace
@@ -69,9 +70,10 @@ hitgrid_status hitgrid_find_pairs(const hitgrid_find_pairs_options* options, con
   return guarded(__func__, [&] {
     required(pairs, "pairs");
     required(count, "count");
+    const hitgrid::FindPairsOptions o = options_or_default(options);
     hitgrid::Scene scene;
-    fill(scene, *required(shapes, "shapes"));
-    const hitgrid::PairList list = hitgrid::find_pairs(scene, options_or_default(options));
+    fill(scene, *required(shapes, "shapes"), o.threads);
+    const hitgrid::PairList list = hitgrid::find_pairs(scene, o);
     hitgrid_pair* out = nullptr;
     if (!list.empty()) {
       out = static_cast<hitgrid_pair*>(std::malloc(list.size() * sizeof(hitgrid_pair)));
@@ -106,7 +108,7 @@ hitgrid_status hitgrid_pair_finder_find_pairs(hitgrid_pair_finder* finder, const
     required(finder, "finder");
     required(pairs, "pairs");
     required(count, "count");
-    fill(finder->scene, *required(shapes, "shapes"));
+    fill(finder->scene, *required(shapes, "shapes"), finder->finder.options().threads);
     finder->finder.find_pairs(finder->scene, finder->building);
     finder->pairs.swap(finder->building);
     *pairs = reinterpret_cast<const hitgrid_pair*>(finder->pairs.data());

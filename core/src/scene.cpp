@@ -4,7 +4,11 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <initializer_list>
+#include <limits>
+#include <utility>
+#include <vector>
 
 #include "hitgrid/core/error.hpp"
 #include "hitgrid/core/detail/fnv1a.hpp"
@@ -171,59 +175,185 @@ void Scene::recompute_bounds() {
 
 namespace {
 
-/// Checks every row of one kind (throwing as Scene::add would, naming the row's id) and
-/// adds their bounds to `box`. Split from the copy so that a refused assign changes nothing.
-template <class S>
-void check_rows(const ShapeRows& rows, ShapeKind kind, S (*shape_at)(const ShapeRows&, std::size_t), Aabb& box) {
-  if (rows.count > ShapeId::max_count) check_room(kind, rows.count);
-  for (std::size_t i = 0; i < rows.count; ++i) {
-    const S shape = shape_at(rows, i);
-    check_valid(shape, {kind, static_cast<std::uint32_t>(i)});
-    const Aabb b = hitgrid::bounds(shape);
-    box.min.x = std::min(box.min.x, b.min.x);
-    box.min.y = std::min(box.min.y, b.min.y);
-    box.max.x = std::max(box.max.x, b.max.x);
-    box.max.y = std::max(box.max.y, b.max.y);
+// Scene::assign reads each kind's rows twice, in chunks that may run on several threads:
+// a check (every coordinate finite, radii >= 0, boxes not inverted, and the bounds) that
+// writes nothing, then the copy into the columns. The loops are branch-free so that the
+// compiler vectorizes them; only when a chunk holds an invalid row is it walked again
+// with Scene::add's checks, which name the first one. W is the floats per row when rows
+// are packed (column stride 1), else 0 for any strides.
+
+constexpr std::size_t rows_per_chunk = std::size_t{1} << 16;
+constexpr float inf = std::numeric_limits<float>::infinity();
+
+bool finite(float x) { return std::fabs(x) <= std::numeric_limits<float>::max(); }
+
+template <std::size_t W>
+float at(const ShapeRows& rows, std::size_t i, std::size_t j) {
+  if constexpr (W != 0) return rows.data[i * W + j];
+  return rows.data[static_cast<std::ptrdiff_t>(i) * rows.row_stride + static_cast<std::ptrdiff_t>(j) * rows.column_stride];
+}
+
+/// What a chunk's check found: whether every row is valid, and their bounds.
+struct ChunkCheck {
+  bool valid = true;
+  Aabb box{{inf, inf}, {-inf, -inf}};
+};
+
+template <std::size_t W>
+ChunkCheck check_segments(const ShapeRows& r, std::size_t begin, std::size_t end) {
+  int bad = 0;
+  float x0 = inf, y0 = inf, x1 = -inf, y1 = -inf;
+  for (std::size_t i = begin; i < end; ++i) {
+    const float ax = at<W>(r, i, 0), ay = at<W>(r, i, 1), bx = at<W>(r, i, 2), by = at<W>(r, i, 3);
+    bad |= !(finite(ax) & finite(ay) & finite(bx) & finite(by));
+    x0 = std::min(x0, std::min(ax, bx));
+    y0 = std::min(y0, std::min(ay, by));
+    x1 = std::max(x1, std::max(ax, bx));
+    y1 = std::max(y1, std::max(ay, by));
   }
+  return {bad == 0, {{x0, y0}, {x1, y1}}};
 }
 
-float field(const ShapeRows& rows, std::size_t i, std::ptrdiff_t j) {
-  return rows.data[static_cast<std::ptrdiff_t>(i) * rows.row_stride + j * rows.column_stride];
+/// A circle's bounds are float_below(c - r) and float_above(c + r) (aabb.hpp), or c when
+/// r == 0. Both roundings are monotone, so the bound of many circles is the rounding of
+/// the extreme double, taken apart for the circles of radius 0: the same bounds as
+/// bounds() circle by circle, one rounding per chunk.
+template <std::size_t W>
+ChunkCheck check_circles(const ShapeRows& rows, std::size_t begin, std::size_t end) {
+  constexpr double dinf = std::numeric_limits<double>::infinity();
+  int bad = 0;
+  double lx = dinf, ly = dinf, hx = -dinf, hy = -dinf;  // circles with r > 0, in double
+  float zx0 = inf, zy0 = inf, zx1 = -inf, zy1 = -inf;    // circles with r == 0
+  for (std::size_t i = begin; i < end; ++i) {
+    const float cx = at<W>(rows, i, 0), cy = at<W>(rows, i, 1), r = at<W>(rows, i, 2);
+    bad |= !(finite(cx) & finite(cy) & finite(r) & (r >= 0.0f));
+    const bool point = r == 0.0f;
+    const double dr = r;
+    lx = std::min(lx, point ? dinf : cx - dr);
+    ly = std::min(ly, point ? dinf : cy - dr);
+    hx = std::max(hx, point ? -dinf : cx + dr);
+    hy = std::max(hy, point ? -dinf : cy + dr);
+    zx0 = std::min(zx0, point ? cx : inf);
+    zy0 = std::min(zy0, point ? cy : inf);
+    zx1 = std::max(zx1, point ? cx : -inf);
+    zy1 = std::max(zy1, point ? cy : -inf);
+  }
+  ChunkCheck c{bad == 0, {{zx0, zy0}, {zx1, zy1}}};
+  if (lx != dinf) {  // some circle with r > 0
+    c.box.min = {std::min(c.box.min.x, float_below(lx)), std::min(c.box.min.y, float_below(ly))};
+    c.box.max = {std::max(c.box.max.x, float_above(hx)), std::max(c.box.max.y, float_above(hy))};
+  }
+  return c;
 }
-Segment segment_row(const ShapeRows& r, std::size_t i) {
-  return {{field(r, i, 0), field(r, i, 1)}, {field(r, i, 2), field(r, i, 3)}};
-}
-Circle circle_row(const ShapeRows& r, std::size_t i) { return {{field(r, i, 0), field(r, i, 1)}, field(r, i, 2)}; }
-Box box_row(const ShapeRows& r, std::size_t i) { return {{field(r, i, 0), field(r, i, 1)}, {field(r, i, 2), field(r, i, 3)}}; }
 
-/// Copies the rows' fields into the columns, one pass over the rows (the columns were
-/// reserved: nothing here allocates or throws).
+template <std::size_t W>
+ChunkCheck check_boxes(const ShapeRows& r, std::size_t begin, std::size_t end) {
+  int bad = 0;
+  float x0 = inf, y0 = inf, x1 = -inf, y1 = -inf;
+  for (std::size_t i = begin; i < end; ++i) {
+    const float ax = at<W>(r, i, 0), ay = at<W>(r, i, 1), bx = at<W>(r, i, 2), by = at<W>(r, i, 3);
+    bad |= !(finite(ax) & finite(ay) & finite(bx) & finite(by) & (ax <= bx) & (ay <= by));
+    x0 = std::min(x0, ax);
+    y0 = std::min(y0, ay);
+    x1 = std::max(x1, bx);
+    y1 = std::max(y1, by);
+  }
+  return {bad == 0, {{x0, y0}, {x1, y1}}};
+}
+
+template <std::size_t W, std::size_t fields>
+void copy_chunk(const ShapeRows& rows, const std::array<float*, fields>& out, std::size_t begin, std::size_t end) {
+  for (std::size_t i = begin; i < end; ++i)
+    for (std::size_t j = 0; j < fields; ++j) out[j][i] = at<W>(rows, i, j);
+}
+
+/// One kind's rows: their chunks' checks, and the copy.
 template <std::size_t fields>
-void copy_rows(const ShapeRows& rows, const std::array<FloatArray*, fields>& columns) {
-  std::array<float*, fields> out;
-  for (std::size_t j = 0; j < fields; ++j) {
-    columns[j]->resize(rows.count);
-    out[j] = columns[j]->data();
+struct KindRows {
+  const ShapeRows& rows;
+  ShapeKind kind;
+  std::array<FloatArray*, fields> columns;
+  bool packed() const { return rows.column_stride == 1 && rows.row_stride == static_cast<std::ptrdiff_t>(fields); }
+  std::size_t chunks() const { return (rows.count + rows_per_chunk - 1) / rows_per_chunk; }
+  std::size_t begin(std::size_t c) const { return c * rows_per_chunk; }
+  std::size_t end(std::size_t c) const { return std::min(rows.count, (c + 1) * rows_per_chunk); }
+
+  ChunkCheck check(std::size_t c) const {
+    const std::size_t b = begin(c), e = end(c);
+    if (kind == ShapeKind::segment) return packed() ? check_segments<4>(rows, b, e) : check_segments<0>(rows, b, e);
+    if (kind == ShapeKind::circle) return packed() ? check_circles<3>(rows, b, e) : check_circles<0>(rows, b, e);
+    return packed() ? check_boxes<4>(rows, b, e) : check_boxes<0>(rows, b, e);
   }
-  for (std::size_t i = 0; i < rows.count; ++i)
-    for (std::size_t j = 0; j < fields; ++j) out[j][i] = field(rows, i, static_cast<std::ptrdiff_t>(j));
+  /// Throws InvalidShapeError for the first invalid row of chunk c (it has one).
+  void name_invalid(std::size_t c) const {
+    for (std::size_t i = begin(c); i < end(c); ++i) {
+      const ShapeId id(kind, static_cast<std::uint32_t>(i));
+      auto f = [&](std::size_t j) { return at<0>(rows, i, j); };
+      if (kind == ShapeKind::segment) check_valid(Segment{{f(0), f(1)}, {f(2), f(3)}}, id);
+      if (kind == ShapeKind::circle) check_valid(Circle{{f(0), f(1)}, f(2)}, id);
+      if (kind == ShapeKind::box) check_valid(Box{{f(0), f(1)}, {f(2), f(3)}}, id);
+    }
+  }
+  void copy(std::size_t c) const {
+    std::array<float*, fields> out;
+    for (std::size_t j = 0; j < fields; ++j) out[j] = columns[j]->data();
+    if (packed())
+      copy_chunk<fields>(rows, out, begin(c), end(c));
+    else
+      copy_chunk<0>(rows, out, begin(c), end(c));
+  }
+};
+
+/// body(c) for every chunk c < n, through for_ranges when given.
+void each_chunk(std::size_t n, const Scene::ForRanges& for_ranges, const std::function<void(std::size_t)>& body) {
+  if (!for_ranges || n <= 1) {
+    for (std::size_t c = 0; c < n; ++c) body(c);
+    return;
+  }
+  for_ranges(n, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t c = begin; c < end; ++c) body(c);
+  });
 }
 
 }  // namespace
 
-void Scene::assign(const ShapeRows& segments, const ShapeRows& circles, const ShapeRows& boxes) {
+void Scene::assign(const ShapeRows& segments, const ShapeRows& circles, const ShapeRows& boxes,
+                   const ForRanges& for_ranges) {
+  const KindRows<4> s{segments, ShapeKind::segment, {&segments_.ax, &segments_.ay, &segments_.bx, &segments_.by}};
+  const KindRows<3> c{circles, ShapeKind::circle, {&circles_.cx, &circles_.cy, &circles_.r}};
+  const KindRows<4> b{boxes, ShapeKind::box, {&boxes_.minx, &boxes_.miny, &boxes_.maxx, &boxes_.maxy}};
+  for (const auto& [count, kind] : {std::pair{segments.count, ShapeKind::segment}, std::pair{circles.count, ShapeKind::circle},
+                                    std::pair{boxes.count, ShapeKind::box}})
+    if (count > ShapeId::max_count) check_room(kind, count);
+  // The chunks of the three kinds as one list: segments', then circles', then boxes'.
+  const std::size_t cs = s.chunks(), cc = c.chunks(), n = cs + cc + b.chunks();
+  std::vector<ChunkCheck> checks(n);
+  each_chunk(n, for_ranges, [&](std::size_t k) {
+    checks[k] = k < cs ? s.check(k) : k < cs + cc ? c.check(k - cs) : b.check(k - cs - cc);
+  });
   Aabb box = empty_bounds();
-  check_rows(segments, ShapeKind::segment, segment_row, box);
-  check_rows(circles, ShapeKind::circle, circle_row, box);
-  check_rows(boxes, ShapeKind::box, box_row, box);
+  for (std::size_t k = 0; k < n; ++k) {
+    if (!checks[k].valid) {  // the first invalid chunk names its first invalid row
+      if (k < cs) s.name_invalid(k);
+      else if (k < cs + cc) c.name_invalid(k - cs);
+      else b.name_invalid(k - cs - cc);
+    }
+    box.min = {std::min(box.min.x, checks[k].box.min.x), std::min(box.min.y, checks[k].box.min.y)};
+    box.max = {std::max(box.max.x, checks[k].box.max.x), std::max(box.max.y, checks[k].box.max.y)};
+  }
   // Room first: reserve keeps the contents, so a std::bad_alloc here leaves the scene as
   // it was; the copies after it cannot fail.
   for (FloatArray* a : {&segments_.ax, &segments_.ay, &segments_.bx, &segments_.by}) a->reserve(segments.count);
   for (FloatArray* a : {&circles_.cx, &circles_.cy, &circles_.r}) a->reserve(circles.count);
   for (FloatArray* a : {&boxes_.minx, &boxes_.miny, &boxes_.maxx, &boxes_.maxy}) a->reserve(boxes.count);
-  copy_rows<4>(segments, {&segments_.ax, &segments_.ay, &segments_.bx, &segments_.by});
-  copy_rows<3>(circles, {&circles_.cx, &circles_.cy, &circles_.r});
-  copy_rows<4>(boxes, {&boxes_.minx, &boxes_.miny, &boxes_.maxx, &boxes_.maxy});
+  for (FloatArray* a : {&segments_.ax, &segments_.ay, &segments_.bx, &segments_.by}) a->resize(segments.count);
+  for (FloatArray* a : {&circles_.cx, &circles_.cy, &circles_.r}) a->resize(circles.count);
+  for (FloatArray* a : {&boxes_.minx, &boxes_.miny, &boxes_.maxx, &boxes_.maxy}) a->resize(boxes.count);
+  each_chunk(n, for_ranges, [&](std::size_t k) {
+    if (k < cs) s.copy(k);
+    else if (k < cs + cc) c.copy(k - cs);
+    else b.copy(k - cs - cc);
+  });
   bounds_ = box;
 }
 

@@ -17,6 +17,7 @@
 //   broadphase  find_pairs and the broad phases behind it
 #pragma once
 
+#include "hitgrid/broadphase/assign_rows.hpp"
 #include "hitgrid/broadphase/brute_force.hpp"
 #include "hitgrid/broadphase/find_pairs.hpp"
 #include "hitgrid/broadphase/grid_index.hpp"

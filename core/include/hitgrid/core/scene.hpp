@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <string>
@@ -79,8 +80,12 @@ class Scene {
   /// large enough. Every row is checked before anything changes: throws InvalidShapeError
   /// naming the first invalid shape's id (kinds in order s, c, b), or hitgrid::Error for
   /// more than ShapeId::max_count rows of a kind; the scene is unchanged then. bounds()
-  /// is exact afterwards.
-  void assign(const ShapeRows& segments, const ShapeRows& circles, const ShapeRows& boxes);
+  /// is exact afterwards. The rows are read in chunks of 65,536; for_ranges, when given,
+  /// runs body(begin, end) over sub-ranges covering [0, n) of the chunks, possibly on
+  /// several threads at once (core has no threads of its own: the caller's pool does it).
+  using ForRanges = std::function<void(std::size_t n, const std::function<void(std::size_t, std::size_t)>& body)>;
+  void assign(const ShapeRows& segments, const ShapeRows& circles, const ShapeRows& boxes,
+              const ForRanges& for_ranges = nullptr);
   void reserve(std::size_t segments, std::size_t circles, std::size_t boxes);
   void clear();
 
