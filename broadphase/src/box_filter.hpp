@@ -28,11 +28,15 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "hitgrid/core/float_steps.hpp"
 #include "lane_masks.hpp"
 #include "segment_home_rows.hpp"
 #include "segment_side_filter.hpp"
 
 namespace hitgrid {
+
+/// The mask of the first min(n, 8) lanes.
+inline std::uint32_t first_lanes(std::uint32_t n) { return n >= 8 ? 0xffu : (1u << n) - 1; }
 
 struct BoxFilterScalar {
   /// Whether overlap16 / append16 serve the row search (two runs of eight in one step).

@@ -58,21 +58,6 @@ bool touches(ShapeKind ka, const float* a, ShapeKind kb, const float* b, float m
   });
 }
 
-/// The box grown by m on every side, rounded outward: every point within distance m of
-/// the box is in it.
-Aabb grown(const Aabb& box, float m) {
-  if (m == 0.0f) return box;
-  auto down = [](double v) {
-    const auto f = static_cast<float>(v);
-    return static_cast<double>(f) > v ? std::nextafter(f, -HUGE_VALF) : f;
-  };
-  auto up = [](double v) {
-    const auto f = static_cast<float>(v);
-    return static_cast<double>(f) < v ? std::nextafter(f, HUGE_VALF) : f;
-  };
-  return {{down(double{box.min.x} - m), down(double{box.min.y} - m)}, {up(double{box.max.x} + m), up(double{box.max.y} + m)}};
-}
-
 }  // namespace
 
 struct GridIndex::Impl {
@@ -290,6 +275,12 @@ GridIndex::GridIndex(const Scene& scene, const FindPairsOptions& options) {
 }
 
 std::size_t GridIndex::size() const { return impl_ ? impl_->grid.shapes : 0; }
+
+float GridIndex::cell_size() const {
+  if (!impl_) return 0.0f;
+  const Grid& g = impl_->grid;
+  return static_cast<float>(g.tiled_only ? g.tiled.cell_size() : g.home.cells().cell_size());
+}
 
 template <class S>
 void GridIndex::touching_shape(const S& shape, ShapeKind kind, std::vector<ShapeId>& out) const {

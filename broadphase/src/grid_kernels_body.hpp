@@ -18,16 +18,6 @@
 namespace hitgrid {
 namespace {
 
-/// The mask of the first min(n, 8) lanes.
-inline std::uint32_t first_lanes(std::uint32_t n) { return n >= 8 ? 0xffu : (1u << n) - 1; }
-
-/// The smallest float at or above v: for a float x, x < v iff x < float_at_least(v).
-inline float float_at_least(double v) {
-  float e = static_cast<float>(v);
-  if (static_cast<double>(e) < v) e = std::nextafter(e, HUGE_VALF);
-  return e;
-}
-
 /// The home column of a box whose left edge is x: floor(x / h), exact (h is a power of
 /// two), as GridCells::index computes it.
 inline std::int64_t column_of(double x, double inv_h) {

@@ -24,16 +24,6 @@ constexpr std::size_t large_rows_per_task = 4;
 constexpr std::uint64_t column_table_spans = 16;
 constexpr std::uint64_t column_table_per_entry = 4;
 
-/// The smallest float at or above v: for a float x, x < v iff x < float_at_least(v).
-inline float float_at_least(double v) {
-  float e = static_cast<float>(v);
-  if (static_cast<double>(e) < v) e = std::nextafter(e, HUGE_VALF);
-  return e;
-}
-
-/// The mask of the first min(n, 8) lanes.
-inline std::uint32_t first_lanes(std::uint32_t n) { return n >= 8 ? 0xffu : (1u << n) - 1; }
-
 class HomeSearch;
 
 constexpr std::size_t no_row = static_cast<std::size_t>(-1);

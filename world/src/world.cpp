@@ -29,6 +29,7 @@
 #include "hitgrid/broadphase/find_pairs.hpp"
 #include "hitgrid/broadphase/grid_index.hpp"
 #include "hitgrid/broadphase/sort_keys.hpp"
+#include "hitgrid/core/float_steps.hpp"
 #include "hitgrid/core/ray_box.hpp"
 #include "hitgrid/core/ray_circle.hpp"
 #include "hitgrid/core/ray_segment.hpp"
@@ -36,6 +37,7 @@
 #include "hitgrid/core/swept_circle.hpp"
 #include "hitgrid/core/time_of_impact.hpp"
 #include "hitgrid/core/within_distance.hpp"
+#include "static_contacts.hpp"
 
 namespace hitgrid {
 namespace {
@@ -223,6 +225,7 @@ struct World::State {
       if (index_stale[b]) {
         index[b] = GridIndex(scenes[b], find_options);
         index_stale[b] = false;
+        if (b == static_scene) static_contacts.invalidate();
       }
   }
 
@@ -234,11 +237,12 @@ struct World::State {
     arena.execute([&] {
       refresh(margin == 0.0f ? std::initializer_list<std::size_t>{static_scene}
                              : std::initializer_list<std::size_t>{static_scene, dynamic_scene});
-      index[static_scene].pairs_with(scenes[dynamic_scene], cross_pairs, margin);
+      static_keys.clear();
+      static_contacts.find(scenes[dynamic_scene], owners[dynamic_scene], index[static_scene], scenes[static_scene],
+                           owners[static_scene], margin, slots.size(), static_keys);
       if (margin != 0.0f) index[dynamic_scene].pairs_with(scenes[dynamic_scene], self_pairs, margin);
     });
     const auto& dyn = owners[dynamic_scene];
-    const auto& sta = owners[static_scene];
     auto dynamic_slot = [&](ShapeId id) { return dyn[static_cast<std::size_t>(id.kind())][id.index()]; };
     pair_keys.clear();
     if (margin == 0.0f) {
@@ -248,8 +252,7 @@ struct World::State {
       for (const CrossPair& c : self_pairs)
         if (c.query.bits() < c.shape.bits()) add_pair(dynamic_slot(c.query), dynamic_slot(c.shape));
     }
-    for (const CrossPair& c : cross_pairs)
-      add_pair(dynamic_slot(c.query), sta[static_cast<std::size_t>(c.shape.kind())][c.shape.index()]);
+    for (std::uint64_t k : static_keys) add_pair(static_cast<std::uint32_t>(k >> 32), static_cast<std::uint32_t>(k));
     // (lower slot, higher slot) keys: sorted, they are handle order (slot_key).
     sort_keys(pair_keys, 32 + static_cast<int>(std::bit_width(slots.size())));
     next.resize(pair_keys.size());
@@ -266,8 +269,8 @@ struct World::State {
     const double r = c.r;
     // (Clamped to the finite floats: no shape lies beyond them.)
     static constexpr float most = std::numeric_limits<float>::max();
-    auto down = [](double d) { return std::max(std::nextafter(static_cast<float>(d), -HUGE_VALF), -most); };
-    auto up = [](double d) { return std::min(std::nextafter(static_cast<float>(d), HUGE_VALF), most); };
+    auto down = [](double d) { return std::max(next_float_down(static_cast<float>(d)), -most); };
+    auto up = [](double d) { return std::min(next_float_up(static_cast<float>(d)), most); };
     return {{down(std::min(x0, x1) - r), down(std::min(y0, y1) - r)}, {up(std::max(x0, x1) + r), up(std::max(y0, y1) + r)}};
   }
 
@@ -375,7 +378,9 @@ struct World::State {
   std::vector<ShapeId> found;
 
   PairList dynamic_pairs;
-  std::vector<CrossPair> cross_pairs, self_pairs;
+  StaticContacts static_contacts;            // the dynamic shapes' pairs with the static ones
+  std::vector<std::uint64_t> static_keys;    // dynamic slot << 32 | static slot
+  std::vector<CrossPair> self_pairs;
   std::vector<HandlePair> current, next, begins, ends;
   std::vector<Impact> impacts;
   std::vector<std::uint32_t> moving;  // slots of the circles with a displacement
@@ -612,7 +617,8 @@ void World::release_memory() {
   State& s = *s_;
   s.finder.release_memory();
   PairList().swap(s.dynamic_pairs);
-  std::vector<CrossPair>().swap(s.cross_pairs);
+  s.static_contacts.release_memory();
+  std::vector<std::uint64_t>().swap(s.static_keys);
   std::vector<CrossPair>().swap(s.self_pairs);
   std::vector<HandlePair>().swap(s.next);
   std::vector<std::uint64_t>().swap(s.pair_keys);

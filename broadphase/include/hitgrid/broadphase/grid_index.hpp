@@ -46,6 +46,9 @@ class GridIndex {
 
   /// Shapes in the index.
   std::size_t size() const;
+  /// The side of its (home) cells: a query box this much larger than a shape's bounds
+  /// meets about one more cell in each direction. 0 when empty.
+  float cell_size() const;
 
   /// The shapes of the index that intersect `shape` (closed shapes: touching counts),
   /// into `out` (replaced), ascending. A segment walks the cells it crosses; a box or a

@@ -8,9 +8,8 @@
 #pragma once
 
 #include <algorithm>
-#include <cmath>
-#include <limits>
 
+#include "hitgrid/core/float_steps.hpp"
 #include "hitgrid/core/shapes.hpp"
 
 namespace hitgrid {
@@ -27,13 +26,9 @@ constexpr bool overlaps(const Aabb& a, const Aabb& b) {
 }
 
 /// A float <= x (x computed in double from float inputs, see the header comment).
-inline float float_below(double x) {
-  return std::nextafter(static_cast<float>(x), -std::numeric_limits<float>::infinity());
-}
+inline float float_below(double x) { return next_float_down(static_cast<float>(x)); }
 /// A float >= x.
-inline float float_above(double x) {
-  return std::nextafter(static_cast<float>(x), std::numeric_limits<float>::infinity());
-}
+inline float float_above(double x) { return next_float_up(static_cast<float>(x)); }
 
 inline Aabb bounds(const Segment& s) {
   return {{std::min(s.a.x, s.b.x), std::min(s.a.y, s.b.y)}, {std::max(s.a.x, s.b.x), std::max(s.a.y, s.b.y)}};
@@ -46,5 +41,19 @@ inline Aabb bounds(const Circle& c) {
 }
 
 inline Aabb bounds(const Box& b) { return {b.min, b.max}; }
+
+/// The box grown by m (finite, >= 0) on every side, rounded outward: every point within
+/// distance m of the box is in it.
+inline Aabb grown(const Aabb& box, float m) {
+  if (m == 0.0f) return box;
+  return {{float_at_most(double{box.min.x} - m), float_at_most(double{box.min.y} - m)},
+          {float_at_least(double{box.max.x} + m), float_at_least(double{box.max.y} + m)}};
+}
+
+/// `inner` lies in `outer` (closed boxes).
+constexpr bool contains(const Aabb& outer, const Aabb& inner) {
+  return outer.min.x <= inner.min.x && outer.min.y <= inner.min.y && inner.max.x <= outer.max.x &&
+         inner.max.y <= outer.max.y;
+}
 
 }  // namespace hitgrid

@@ -1,0 +1,77 @@
+// StaticContacts: the pairs of a world's dynamic shapes with its static shapes, from a list
+// of nearby static shapes kept per dynamic shape.
+//
+// Asking the static grid about every dynamic shape every frame costs a dozen cache misses
+// per shape once the static shapes outgrow the cache (a million wall segments: rows and
+// columns far apart in memory), which is most of a frame. Shapes move a little per frame,
+// so each dynamic shape keeps a slack box around its bounds and a copy of the static shapes
+// that touch the slack box (geometry, bounds and slot, side by side). While its bounds
+// (grown by the world's margin) stay in the slack box, its static pairs are among that
+// list: a static shape within distance m of the shape has a point in the bounds grown by m,
+// so it touches the slack box. Only a shape that leaves its slack box, or every shape after
+// the static shapes change (invalidate()), asks the grid again. Every pair reported passes
+// the exact test (intersects, or within_distance for a margin), so the answer does not
+// depend on what the lists hold, only on the shapes: it is exact and deterministic.
+#pragma once
+
+#include <tbb/enumerable_thread_specific.h>
+
+#include <array>
+#include <cstdint>
+#include <variant>
+#include <vector>
+
+#include "hitgrid/broadphase/grid_index.hpp"
+#include "hitgrid/core/aabb.hpp"
+#include "hitgrid/core/scene.hpp"
+#include "hitgrid/core/shape_id.hpp"
+
+namespace hitgrid {
+
+class StaticContacts {
+ public:
+  /// owners[kind][dense] -> slot, for the shapes of a scene.
+  using Owners = std::array<std::vector<std::uint32_t>, 3>;
+
+  /// The static shapes changed: every list is stale.
+  void invalidate() { ++epoch_; }
+
+  /// Every (dynamic slot, static slot) of a dynamic shape and a static shape that touch
+  /// (margin 0) or lie within distance `margin`, as dynamic << 32 | static, appended to
+  /// `out` in no particular order. `slots` bounds the slot numbers. Runs in parallel on
+  /// the calling TBB arena.
+  void find(const Scene& dynamic, const Owners& dynamic_owners, const GridIndex& statics, const Scene& static_scene,
+            const Owners& static_owners, float margin, std::size_t slots, std::vector<std::uint64_t>& out);
+
+  /// Gives back the lists (the next find() builds them again).
+  void release_memory();
+
+  /// Static shapes kept in the lists, for the memory statement.
+  std::size_t kept() const;
+
+ private:
+  struct Candidate {
+    std::variant<Segment, Circle, Box> shape;
+    Aabb box;
+    std::uint32_t slot;
+  };
+  struct Near {
+    Aabb slack;
+    std::uint64_t epoch = 0;  // the lists are current when this is epoch_
+    std::vector<Candidate> statics;
+  };
+  struct Scratch {
+    std::vector<ShapeId> found;
+    std::vector<std::uint64_t> pairs;
+  };
+
+  template <class S>
+  void pairs_of(const S& shape, std::uint32_t slot, float margin, const GridIndex& statics, const Scene& static_scene,
+                const Owners& static_owners, Scratch& t);
+
+  std::uint64_t epoch_ = 1;
+  std::vector<Near> near_;  // by dynamic slot
+  tbb::enumerable_thread_specific<Scratch> scratch_;
+};
+
+}  // namespace hitgrid
