@@ -131,12 +131,13 @@ sweep_and_prune, brute_force (the answer is the same with each). The GIL is rele
 while the pairs are found. Raises InvalidShapeError (a ValueError) naming the first
 invalid shape ("circle 3: negative radius -1").)";
 
-/// The benchmark's baseline (bench/python_find_pairs.py): the C++ call a C++ program
-/// makes frame after frame, PairFinder::find_pairs on a Scene already in memory with a
-/// kept PairFinder and PairList, timed `repeat` times in C++ after one untimed call.
-/// Returns the times in milliseconds and the pair count.
+/// The benchmark's baselines (bench/python_find_pairs.py), on a Scene already in memory:
+/// kept (one_shot false), the call a C++ program makes frame after frame,
+/// PairFinder::find_pairs with a kept finder and PairList, after one untimed call; or
+/// the one-line hitgrid::find_pairs(scene, options), which keeps nothing. Timed `repeat`
+/// times in C++; returns the times in milliseconds and the pair count.
 py::tuple cpp_find_pairs_ms(const py::object& segments, const py::object& circles, const py::object& boxes,
-                            unsigned threads, const std::string& isa, unsigned repeat) {
+                            unsigned threads, const std::string& isa, unsigned repeat, bool one_shot) {
   RowsInput s, c, b;
   read_rows(segments, 4, "segments", s);
   read_rows(circles, 3, "circles", c);
@@ -146,10 +147,13 @@ py::tuple cpp_find_pairs_ms(const py::object& segments, const py::object& circle
   {
     py::gil_scoped_release release;
     e.scene.assign(s.rows, c.rows, b.rows);
-    e.finder.find_pairs(e.scene, e.pairs);
+    if (!one_shot) e.finder.find_pairs(e.scene, e.pairs);
     for (unsigned i = 0; i < repeat; ++i) {
       const auto start = std::chrono::steady_clock::now();
-      e.finder.find_pairs(e.scene, e.pairs);
+      if (one_shot)
+        e.pairs = hitgrid::find_pairs(e.scene, e.options);
+      else
+        e.finder.find_pairs(e.scene, e.pairs);
       ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
     }
   }
@@ -170,7 +174,7 @@ void bind_find_pairs(py::module_& m) {
         "cell_size"_a = 0.0f, "large_cell_size"_a = 0.0f);
   m.def("_cpp_find_pairs_ms", &cpp_find_pairs_ms,
         "For bench/python_find_pairs.py only: times the C++ call (PairFinder::find_pairs on a Scene in memory).",
-        "segments"_a, "circles"_a, "boxes"_a, "threads"_a, "isa"_a, "repeat"_a);
+        "segments"_a, "circles"_a, "boxes"_a, "threads"_a, "isa"_a, "repeat"_a, "one_shot"_a);
   m.def("release_memory", &release_kept_memory,
         "Gives back the memory find_pairs keeps between calls (its scene, pairs and scratch).");
 
