@@ -81,21 +81,30 @@ py::object tuple_of(const Shape& shape) {
   return py::make_tuple("box", py::make_tuple(b.min.x, b.min.y, b.max.x, b.max.y));
 }
 
-/// Every cast in `casts` (N x 4), each hit as a record into `out`; offsets[i] .. offsets[i
-/// + 1] are cast i's (all hits), or one record per cast, handle 0 for a miss (nearest).
-void cast_rows(PyWorld& w, const RowsInput& casts, std::uint64_t mask, bool nearest, std::vector<HitRecord>& out,
-               std::vector<std::uint64_t>& offsets) {
-  offsets.assign(1, 0);
-  for (std::size_t i = 0; i < casts.rows.count; ++i) {
-    const Shape s = checked_shape(shape_of_row(ShapeKind::segment, casts.rows, i), i);
+/// Every cast of the (N, 4) array `casts`, without the GIL: each hit as a record, and
+/// offsets (cast i's hits are out[offsets[i]:offsets[i + 1]]); or, `nearest`, one record
+/// per cast, handle 0 for a miss.
+struct CastBatch {
+  std::vector<HitRecord> hits;
+  std::vector<std::uint64_t> offsets;
+};
+CastBatch cast_rows(PyWorld& w, const py::object& casts, std::uint64_t mask, bool nearest) {
+  RowsInput in;
+  read_rows(casts, 4, "casts", in);
+  CastBatch out;
+  out.offsets.assign(1, 0);
+  py::gil_scoped_release release;
+  for (std::size_t i = 0; i < in.rows.count; ++i) {
+    const Shape s = checked_shape(shape_of_row(ShapeKind::segment, in.rows, i), i);
     w.world.cast(std::get<Segment>(s), mask, w.hits);
     if (nearest) {
-      out.push_back(w.hits.empty() ? HitRecord{} : record_of(w.hits.front()));
+      out.hits.push_back(w.hits.empty() ? HitRecord{} : record_of(w.hits.front()));
     } else {
-      for (const CastHit& h : w.hits) out.push_back(record_of(h));
+      for (const CastHit& h : w.hits) out.hits.push_back(record_of(h));
     }
-    offsets.push_back(out.size());
+    out.offsets.push_back(out.hits.size());
   }
+  return out;
 }
 
 }  // namespace
@@ -314,16 +323,9 @@ same on any thread count and ISA. A World is used from one thread at a time.)")
           "cast_many",
           [](PyWorld& w, const py::object& casts, std::uint64_t mask) {
             const auto lock = hold(w);
-            RowsInput in;
-            read_rows(casts, 4, "casts", in);
-            std::vector<HitRecord> out;
-            std::vector<std::uint64_t> offsets;
-            {
-              py::gil_scoped_release release;
-              cast_rows(w, in, mask, false, out, offsets);
-            }
-            return py::make_tuple(hits_array(out), py::array_t<std::uint64_t>(static_cast<py::ssize_t>(offsets.size()),
-                                                                               offsets.data()));
+            const CastBatch b = cast_rows(w, casts, mask, false);
+            return py::make_tuple(hits_array(b.hits), py::array_t<std::uint64_t>(
+                                                          static_cast<py::ssize_t>(b.offsets.size()), b.offsets.data()));
           },
           "Casts from an (N, 4) array: (hits, offsets), cast i's hits are hits[offsets[i]:offsets[i + 1]].",
           "casts"_a, "mask"_a = all_bits)
@@ -331,15 +333,7 @@ same on any thread count and ISA. A World is used from one thread at a time.)")
           "cast_nearest_many",
           [](PyWorld& w, const py::object& casts, std::uint64_t mask) {
             const auto lock = hold(w);
-            RowsInput in;
-            read_rows(casts, 4, "casts", in);
-            std::vector<HitRecord> out;
-            std::vector<std::uint64_t> offsets;
-            {
-              py::gil_scoped_release release;
-              cast_rows(w, in, mask, true, out, offsets);
-            }
-            return hits_array(out);
+            return hits_array(cast_rows(w, casts, mask, true).hits);
           },
           "The first hit of each cast of an (N, 4) array, one record each; handle 0 (and zeros) for a miss.",
           "casts"_a, "mask"_a = all_bits)
