@@ -1,5 +1,8 @@
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <functional>
 #include <limits>
 #include <string>
 #include <vector>
@@ -207,4 +210,45 @@ TEST_CASE("Scene::assign refuses an invalid row by its id and leaves the scene a
   CHECK(message({}, {circles.data(), 1, 3, 1}, {boxes.data(), 2, 4, 1}) == "box 1: inverted box: minx 3 > maxx 2");
   CHECK(scene == before);
   CHECK(scene.bounds() == before.bounds());
+}
+
+TEST_CASE("Scene::assign over many chunks, split by a caller's for_ranges, equals add()", "[scene]") {
+  // 200,000 rows per kind: four chunks each; circles of radius 0 and not mixed in every
+  // chunk (their bounds are found apart), -0 and huge coordinates.
+  const std::size_t n = 200'000;
+  std::vector<float> segs(4 * n), circles(3 * n), boxes(4 * n);
+  Scene expected;
+  std::uint64_t state = 12345;
+  auto next = [&] {
+    state = state * 6364136223846793005u + 1442695040888963407u;
+    return static_cast<float>(static_cast<std::int64_t>(state >> 40) - (std::int64_t{1} << 23)) / 1024.0f;
+  };
+  for (std::size_t i = 0; i < n; ++i) {
+    const Segment s{{next(), next()}, {next(), i == 7 ? -0.0f : next()}};
+    const Circle c{{next(), next()}, i % 3 == 0 ? 0.0f : std::fabs(next()) / 64};
+    const float x = next(), y = next();
+    const Box b{{x, y}, {x + std::fabs(next()), i == n - 1 ? 3e38f : y + 1}};
+    expected.add(s);
+    expected.add(c);
+    expected.add(b);
+    std::copy_n(&s.a.x, 4, segs.data() + 4 * i);
+    std::copy_n(&c.c.x, 3, circles.data() + 3 * i);
+    std::copy_n(&b.min.x, 4, boxes.data() + 4 * i);
+  }
+  std::size_t calls = 0;
+  const Scene::ForRanges one_at_a_time = [&](std::size_t count, const std::function<void(std::size_t, std::size_t)>& body) {
+    ++calls;
+    for (std::size_t k = count; k-- > 0;) body(k, k + 1);  // out of order, as threads may run them
+  };
+  Scene scene;
+  scene.assign({segs.data(), n, 4, 1}, {circles.data(), n, 3, 1}, {boxes.data(), n, 4, 1}, one_at_a_time);
+  CHECK(calls == 2);  // the check and the copy
+  CHECK(scene == expected);
+  CHECK(scene.bounds() == expected.bounds());
+  // An invalid row in the last chunk of the circles is named, whatever ran first.
+  circles[3 * (n - 5) + 2] = -0.5f;
+  const Scene before = scene;
+  CHECK_THROWS_WITH(scene.assign({segs.data(), n, 4, 1}, {circles.data(), n, 3, 1}, {}, one_at_a_time),
+                    "circle 199995: negative radius -0.5");
+  CHECK(scene == before);
 }
