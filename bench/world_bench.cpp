@@ -7,8 +7,9 @@
 //                      every shape, UpdatePairs (one thread; broad phase only, fat boxes);
 //   static_plus/S/D/T  S static segments (uniform) and D moving circles: move the circles +
 //                      step, against circles_alone/D/T, the same circles with no statics;
-//   cast/L/T           segment casts of length L (0: across the whole world) into 1M static
-//                      uniform segments, nearest hit taken from World::cast.
+//   cast/L/T/W/B       casts into 1M static uniform segments: segments of length L (0: rays to
+//                      infinity), all hits or the nearest (W), one at a time or B per batch
+//                      on T threads; items per second are casts per second.
 //
 //   build/release/bench/world_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
@@ -16,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <span>
 #include <type_traits>
 #include <vector>
 
@@ -177,36 +179,87 @@ void circles_alone(benchmark::State& state) {
 BENCHMARK(static_plus)->Args({1'000'000, 10'000, 1})->Args({1'000'000, 10'000, 2})->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(circles_alone)->Args({0, 10'000, 1})->Args({0, 10'000, 2})->Unit(benchmark::kMillisecond)->UseRealTime();
 
-void cast(benchmark::State& state) {
-  const float length = static_cast<float>(state.range(0));
-  WorldOptions o;
-  o.threads = static_cast<unsigned>(state.range(1));
-  static World* world = nullptr;  // 1M static segments, built once for every cast benchmark
-  static Aabb extent;
-  if (world == nullptr) {
-    world = new World(o);
+/// The world of the cast benchmarks: 1M static uniform segments, built once. One world per
+/// thread count.
+World& cast_world(unsigned threads, Aabb& extent) {
+  static std::map<unsigned, World> worlds;
+  static Aabb walls_extent;
+  auto it = worlds.find(threads);
+  if (it == worlds.end()) {
+    WorldOptions o;
+    o.threads = threads;
+    it = worlds.emplace(threads, World(o)).first;
     const Scene& walls = bench::scene_for(Family::uniform, 1'000'000);
     std::vector<Shape> shapes;
     for (std::uint32_t i = 0; i < walls.segment_count(); ++i) shapes.push_back(walls.segment(i));
-    create_all(*world, shapes, BodyType::static_body);
-    world->step();
-    extent = walls.bounds();
+    create_all(it->second, shapes, BodyType::static_body);
+    it->second.step();
+    walls_extent = walls.bounds();
   }
+  extent = walls_extent;
+  return it->second;
+}
+
+/// cast/L/T/W/B: casts of length L (0: rays, from a random point in a random direction, to
+/// infinity), W = 0 all hits, 1 the nearest only, B casts per call (1: one at a time; more:
+/// the batched call, in parallel on T threads). Items: casts.
+void cast(benchmark::State& state) {
+  const float length = static_cast<float>(state.range(0));
+  const auto which = state.range(2) == 0 ? CastHits::all : CastHits::nearest;
+  const auto batch = static_cast<std::size_t>(state.range(3));
+  Aabb extent;
+  World& world = cast_world(static_cast<unsigned>(state.range(1)), extent);
   SplitMix64 random(13);
+  std::vector<Segment> segments(batch);
+  std::vector<Ray> rays(batch);
+  auto draw = [&] {
+    for (std::size_t i = 0; i < batch; ++i) {
+      const float x = extent.min.x + static_cast<float>(random.u()) * (extent.max.x - extent.min.x);
+      const float y = extent.min.y + static_cast<float>(random.u()) * (extent.max.y - extent.min.y);
+      const auto angle = static_cast<float>(random.u() * 6.283185307179586);
+      rays[i] = {{x, y}, {std::cos(angle), std::sin(angle)}};
+      segments[i] = {{x, y}, {x + length * std::cos(angle), y + length * std::sin(angle)}};
+    }
+  };
   std::vector<CastHit> hits;
+  std::vector<std::size_t> starts;
   std::size_t hit = 0;
   for (auto _ : state) {
-    const float x = extent.min.x + static_cast<float>(random.u()) * (extent.max.x - extent.min.x);
-    const float y = extent.min.y + static_cast<float>(random.u()) * (extent.max.y - extent.min.y);
-    const float angle = static_cast<float>(random.u() * 6.283185307179586);
-    const Segment ray = length > 0 ? Segment{{x, y}, {x + length * std::cos(angle), y + length * std::sin(angle)}}
-                                   : Segment{{extent.min.x, y}, {extent.max.x, extent.max.y - (y - extent.min.y)}};
-    world->cast(ray, ~std::uint64_t{0}, hits);
-    hit += !hits.empty();
+    state.PauseTiming();
+    draw();
+    state.ResumeTiming();
+    if (batch == 1) {
+      if (which == CastHits::nearest)
+        hit += length > 0 ? world.cast_nearest(segments[0], ~std::uint64_t{0}).has_value()
+                          : world.cast_nearest(rays[0], ~std::uint64_t{0}).has_value();
+      else if (length > 0)
+        world.cast(segments[0], ~std::uint64_t{0}, hits), hit += !hits.empty();
+      else
+        world.cast(rays[0], ~std::uint64_t{0}, hits), hit += !hits.empty();
+    } else {
+      if (length > 0)
+        world.cast(std::span<const Segment>(segments), ~std::uint64_t{0}, which, hits, starts);
+      else
+        world.cast(std::span<const Ray>(rays), ~std::uint64_t{0}, which, hits, starts);
+      for (std::size_t i = 0; i < batch; ++i) hit += starts[i + 1] > starts[i];
+    }
   }
-  state.counters["hit_fraction"] = static_cast<double>(hit) / static_cast<double>(state.iterations());
-  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
+  state.counters["hit_fraction"] =
+      static_cast<double>(hit) / static_cast<double>(state.iterations() * static_cast<std::int64_t>(batch));
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(batch));
 }
-BENCHMARK(cast)->Args({10, 1})->Args({0, 1})->Unit(benchmark::kMicrosecond)->UseRealTime();
+// One at a time (one thread does the casting), then batches of 4096 on 1 and 2 threads.
+BENCHMARK(cast)
+    ->ArgNames({"length", "threads", "nearest", "batch"})
+    ->Args({10, 1, 0, 1})
+    ->Args({10, 1, 1, 1})
+    ->Args({0, 1, 0, 1})
+    ->Args({0, 1, 1, 1})
+    ->Args({10, 1, 1, 4096})
+    ->Args({10, 2, 1, 4096})
+    ->Args({0, 1, 1, 4096})
+    ->Args({0, 2, 1, 4096})
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
 
 }  // namespace

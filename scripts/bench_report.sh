@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Issue 5's benchmark report in one command: install what is missing, build Release, run
 # hitgrid against its peers (bench/peers_bench), the SIMD kernels
-# (bench/simd_kernels_bench) and the grid's build (bench/grid_build_bench), 3 repetitions
+# (bench/simd_kernels_bench), the grid's build (bench/grid_build_bench) and the engine world
+# (bench/world_bench: frames, statics, casts), 3 repetitions
 # each, and write
 #   bench/results/<machine>-<isa>-<YYYY-MM-DD>/
 #     report.md, time_vs_n.png, kernels.png, the raw JSON
@@ -77,6 +78,10 @@ echo "== simd_kernels_bench -> $out/simd_kernels_bench.json"
 echo "== grid_build_bench -> $out/grid_build_bench.json"
 "$bin/grid_build_bench" "${common[@]}" --benchmark_filter="$build_filter" --benchmark_out="$out/grid_build_bench.json" |
   tee "$out/grid_build_bench.log"
+if [ -x "$bin/world_bench" ]; then
+  echo "== world_bench -> $out/world_bench.json"
+  "$bin/world_bench" "${common[@]}" --benchmark_out="$out/world_bench.json" | tee "$out/world_bench.log"
+fi
 
 {
   echo "finished=$(date -u +%H:%M)"

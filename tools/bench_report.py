@@ -325,6 +325,62 @@ def grid_build_table(builds):
     return lines
 
 
+def world_table(world):
+    """The engine world's rows (bench/world_bench), each beside its baseline from the same run."""
+    def get(name):
+        return world.get(name)
+
+    lines = [
+        "## The engine world (bench/world_bench)",
+        "",
+        "Median of 3, wall time. A frame: every shape moved (up to a tenth of its size) + step + events, the mixed "
+        "family's 100,000 shapes; Box2D 2.4's b2BroadPhase does the same moves (MoveProxy for every shape, "
+        "UpdatePairs: its broad phase only, fat boxes, one thread).",
+        "",
+        "| row | 1 thread | 2 threads | baseline | ratio |",
+        "| --- | ---: | ---: | --- | ---: |",
+    ]
+    f1, f2, box2d = get("frame/100000/1"), get("frame/100000/2"), get("box2d_frame/100000")
+    if f1:
+        best = min(to_ms(e) for e in (f1, f2) if e)
+        lines.append(
+            f"| frame, 100,000 moving shapes (goal: 2 ms on 2 threads) | {ms(to_ms(f1))} | "
+            f"{ms(to_ms(f2)) if f2 else '—'} | Box2D b2BroadPhase {ms(to_ms(box2d)) + ' ms' if box2d else '— (not built)'} | "
+            f"{ratio(to_ms(box2d) / best) + ' faster' if box2d else '—'} |")
+    s1, s2 = get("static_plus/1000000/10000/1"), get("static_plus/1000000/10000/2")
+    c1, c2 = get("circles_alone/0/10000/1"), get("circles_alone/0/10000/2")
+    if s1 and c1:
+        lines.append(
+            f"| 1M static segments + 10,000 moving circles (goal: within 2x of the circles alone) | {ms(to_ms(s1))} | "
+            f"{ms(to_ms(s2)) if s2 else '—'} | the 10,000 circles alone: {ms(to_ms(c1))} / "
+            f"{ms(to_ms(c2)) if c2 else '—'} ms | {to_ms(s1) / to_ms(c1):.1f}x / "
+            f"{(to_ms(s2) / to_ms(c2)) if s2 and c2 else float('nan'):.1f}x |")
+    lines += [
+        "",
+        "Casts into 1,000,000 static uniform segments (world side 1,000): casts per second (in brackets "
+        "microseconds per cast). Rays go from a random point in a random direction to infinity; one at a time "
+        "on the calling thread, or batches of 4,096 on the world's threads.",
+        "",
+        "| cast | hits | one at a time | batch, 1 thread | batch, 2 threads |",
+        "| --- | --- | ---: | ---: | ---: |",
+    ]
+
+    def rate(name):
+        e = get(name)
+        if not e:
+            return "—"
+        per_s = e.get("items_per_second", 0.0)
+        return f"{per_s:,.0f} ({1e6 / per_s:.1f} us)" if per_s else "—"
+
+    for length, label in ((10, "segment, length 10"), (0, "ray to infinity")):
+        for nearest, hits in ((0, "all"), (1, "nearest")):
+            base = f"cast/length:{length}/threads:%d/nearest:{nearest}/batch:%d"
+            lines.append(f"| {label} | {hits} | {rate(base % (1, 1))} | {rate(base % (1, 4096))} | "
+                         f"{rate(base % (2, 4096))} |")
+    lines.append("")
+    return lines
+
+
 def plot_times(peers, path):
     fig, axes = plt.subplots(2, 3, figsize=(15, 9))
     for ax, family in zip(axes.flat, FAMILIES):
@@ -439,12 +495,16 @@ def main():
     builds_path = os.path.join(out, "grid_build_bench.json")
     if os.path.exists(builds_path):  # (reports from before the grid build had its benchmark)
         lines += grid_build_table(load_medians(builds_path)[1])
+    world_path = os.path.join(out, "world_bench.json")
+    if os.path.exists(world_path):
+        lines += world_table(load_medians(world_path)[1])
     lines += [
         "## Files",
         "",
         "- `time_vs_n.png`: time against N, log-log, one panel per family",
         "- `kernels.png`: kernel throughput per ISA",
-        "- `peers_bench.json`, `simd_kernels_bench.json`, `grid_build_bench.json`: Google Benchmark's raw output "
+        "- `peers_bench.json`, `simd_kernels_bench.json`, `grid_build_bench.json`, `world_bench.json`: Google "
+        "Benchmark's raw output "
         "(aggregates)",
         "- `peers_benchmarks.txt`, `run_info.txt`: every peer benchmark, and how this run was made",
         "",

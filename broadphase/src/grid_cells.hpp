@@ -76,6 +76,15 @@ class GridCells {
   template <class F>
   void for_each_segment_row(const Segment& s, std::int64_t row_lo, std::int64_t row_hi, F&& f) const;
 
+  /// The same for a piece of a line (a ray's or a line's part within a box): the line
+  /// through the float point p with dx/dy = slope (0 for a vertical line; `level` for a
+  /// horizontal one, whose only y is p.y), between heights y_lo <= y_hi and within
+  /// x_lo <= x_hi. Conservative like the segment's spans: every cell of the exact piece is
+  /// listed. slope may carry a few roundings (it is dx / dy of floats).
+  template <class F>
+  void for_each_line_row(Vec2 p, double slope, bool level, double y_lo, double y_hi, double x_lo, double x_hi,
+                         std::int64_t row_lo, std::int64_t row_hi, F&& f) const;
+
   /// Number of cells the segment occupies (the sum of its row spans).
   std::int64_t segment_cell_count(const Segment& s) const {
     std::int64_t n = 0;
@@ -100,23 +109,29 @@ void GridCells::for_each_segment_row(const Segment& s, std::int64_t row_lo, std:
   // Order the endpoints bottom to top.
   Vec2 p = s.a, q = s.b;
   if (q.y < p.y) std::swap(p, q);
-  const double minx = std::min(p.x, q.x), maxx = std::max(p.x, q.x);
-  CellSpan rows = span(p.y, q.y);
-  const bool straight = rows.size() == 1 || p.x == q.x;
+  const bool level = p.y == q.y, vertical = p.x == q.x;
+  const double slope = level || vertical ? 0.0 : (double{q.x} - p.x) / (double{q.y} - p.y);
+  for_each_line_row(p, slope, level, p.y, q.y, std::min(p.x, q.x), std::max(p.x, q.x), row_lo, row_hi, f);
+}
+
+template <class F>
+void GridCells::for_each_line_row(Vec2 p, double slope, bool level, double y_lo, double y_hi, double x_lo, double x_hi,
+                                  std::int64_t row_lo, std::int64_t row_hi, F&& f) const {
+  CellSpan rows = span(y_lo, y_hi);
+  const bool straight = rows.size() == 1 || level || slope == 0.0;
   rows.lo = std::max(rows.lo, row_lo);
   rows.hi = std::min(rows.hi, row_hi);
   if (straight) {
-    // One row, or a vertical segment: the bounding box's cells, exactly.
-    const CellSpan cols = span(minx, maxx);
+    // One row, a level line or a vertical one: the bounding box's cells, exactly.
+    const CellSpan cols = span(x_lo, x_hi);
     for (std::int64_t r = rows.lo; r <= rows.hi; ++r) f(r, cols);
     return;
   }
-  // x as a function of y along the segment. The rounding error of x(y) below is at most
-  // a few units in the last place of |p.x| + |y - p.y| |slope| (one subtraction, one
-  // division, one multiplication, one addition, each relative 2^-53); widening by 2^-48 of
-  // that magnitude covers it with a wide margin, and clamping to the segment's exact x
-  // extent keeps the span within the bounding box.
-  const double slope = (double{q.x} - p.x) / (double{q.y} - p.y);
+  // x as a function of y along the line. The rounding error of x(y) below is at most a
+  // few units in the last place of |p.x| + |y - p.y| |slope| (the slope's subtraction and
+  // division, then one subtraction, one multiplication, one addition, each relative
+  // 2^-53); widening by 2^-48 of that magnitude covers it with a wide margin, and clamping
+  // to the piece's exact x extent keeps the span within its bounding box.
   const double h = cell_size();
   // x at height y, and the bound on its error.
   auto x_at = [&](double y, double& x, double& err) {
@@ -125,16 +140,16 @@ void GridCells::for_each_segment_row(const Segment& s, std::int64_t row_lo, std:
     err = (std::fabs(double{p.x}) + std::fabs(t)) * 0x1p-48;
   };
   if (rows.lo > rows.hi) return;
-  // The closed band of row r, cut to the segment's y extent, is [max(r h, p.y),
-  // min((r + 1) h, q.y)] (r h is exact: a power of two); a row's top is the next row's
+  // The closed band of row r, cut to the piece's y extent, is [max(r h, y_lo),
+  // min((r + 1) h, y_hi)] (r h is exact: a power of two); a row's top is the next row's
   // bottom, so each boundary's x is computed once.
   double x0, err0;
-  x_at(std::max(static_cast<double>(rows.lo) * h, double{p.y}), x0, err0);
+  x_at(std::max(static_cast<double>(rows.lo) * h, y_lo), x0, err0);
   for (std::int64_t r = rows.lo; r <= rows.hi; ++r) {
     double x1, err1;
-    x_at(std::min(static_cast<double>(r + 1) * h, double{q.y}), x1, err1);
-    const double lo = std::max(minx, std::min(x0 - err0, x1 - err1));
-    const double hi = std::min(maxx, std::max(x0 + err0, x1 + err1));
+    x_at(std::min(static_cast<double>(r + 1) * h, y_hi), x1, err1);
+    const double lo = std::max(x_lo, std::min(x0 - err0, x1 - err1));
+    const double hi = std::min(x_hi, std::max(x0 + err0, x1 + err1));
     f(r, span(lo, hi));
     x0 = x1;
     err0 = err1;

@@ -18,11 +18,17 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <span>
+#include <type_traits>
 #include <utility>
 
 #include "cell_size.hpp"
 #include "hitgrid/core/error.hpp"
+#include "hitgrid/core/intersects.hpp"
+#include "hitgrid/core/ray_box.hpp"
+#include "hitgrid/core/ray_circle.hpp"
+#include "hitgrid/core/ray_segment.hpp"
 #include "hitgrid/core/within_distance.hpp"
 #include "grid.hpp"
 #include "grid_kernels.hpp"
@@ -129,8 +135,14 @@ struct GridIndex::Impl {
     float margin = 0.0f;  // pairs within this distance count
     CandidateBuffer candidates;  // (query, position in the home grid's columns)
     std::vector<TiledGrid::NearShape> near;
-    std::vector<std::pair<std::int64_t, CellSpan>> footprint;  // a segment's cells, by row
     PairKeyList keys;  // query << 32 | shape (global indices)
+    /// A ray or line query instead of a shape: its exact test on a packed shape.
+    const void* line = nullptr;
+    bool (*line_test)(const void* line, ShapeKind kind, const float* g) = nullptr;
+
+    bool hits(std::uint32_t q, ShapeKind kind, const float* g) const {
+      return line_test ? line_test(line, kind, g) : touches(this->kind(q), record(q).g, kind, g, margin);
+    }
 
     ShapeRecord record(std::uint32_t q) const { return queries ? record_of(*queries, query_kinds, q) : single; }
     ShapeKind kind(std::uint32_t q) const { return queries ? query_kinds.kind(q) : single_kind; }
@@ -143,10 +155,8 @@ struct GridIndex::Impl {
     const KindRanges& kinds = t.index->grid.kinds;
     for (std::uint32_t i = 0; i < t.candidates.count; ++i) {
       const std::uint32_t q = t.candidates.a[i];
-      const ShapeRecord query = t.record(q);
       const HomeGrid::Item& item = home.item_at(t.candidates.b[i]);
-      if (touches(t.kind(q), query.g, kinds.kind(item.shape), item.g, t.margin))
-        t.keys.push_back(std::uint64_t{q} << 32 | item.shape);
+      if (t.hits(q, kinds.kind(item.shape), item.g)) t.keys.push_back(std::uint64_t{q} << 32 | item.shape);
     }
     t.candidates.count = 0;
   }
@@ -167,26 +177,54 @@ struct GridIndex::Impl {
   /// one more to their left (a shape spans at most its home column and the next, its home
   /// row and the next), so a long segment costs its rows and columns, not its box.
   void small_along_segment(const Segment& seg, const RangeSearch& s, std::uint32_t q, Scratch& t) const {
+    const GridCells& cells = grid.home.cells();
+    small_along(cells.span(std::min(seg.a.y, seg.b.y), std::max(seg.a.y, seg.b.y)), s, q, t,
+                [&](std::int64_t r_lo, std::int64_t r_hi, auto&& f) { cells.for_each_segment_row(seg, r_lo, r_hi, f); });
+  }
+
+  /// The home rows that hold shapes within `rows` (a segment's or a line's rows) and one
+  /// below, each searched in the columns the piece touches in it and the row above (and
+  /// one more to the left), which walk(r_lo, r_hi, f) gives row by row. Only rows that hold
+  /// shapes are walked: a long cast over a sparse grid costs its shapes' rows, not its own.
+  template <class Walk>
+  void small_along(CellSpan rows, const RangeSearch& s, std::uint32_t q, Scratch& t, Walk&& walk) const {
     const HomeGrid& home = grid.home;
-    const GridCells& cells = home.cells();
-    t.footprint.clear();
-    cells.for_each_segment_row(seg, [&](std::int64_t row, CellSpan cols) { t.footprint.push_back({row, cols}); });
-    if (t.footprint.empty()) return;
-    const std::int64_t first_row = t.footprint.front().first;
-    auto span_of = [&](std::int64_t row) {
-      const std::int64_t i = row - first_row;
-      return i >= 0 && i < static_cast<std::int64_t>(t.footprint.size()) ? t.footprint[static_cast<std::size_t>(i)].second
-                                                                          : CellSpan{};
-    };
-    const std::span<const HomeGrid::Row> rows = home.rows();
-    std::size_t k = home.row_range(first_row - 1 - home.row0(), t.footprint.back().first - home.row0()).first;
-    for (; k < rows.size() && rows[k].row + home.row0() <= t.footprint.back().first; ++k) {
-      const std::int64_t r = rows[k].row + home.row0();
-      const CellSpan here = span_of(r), above = span_of(r + 1);
+    if (rows.size() == 0) return;
+    const std::span<const HomeGrid::Row> home_rows = home.rows();
+    std::size_t k = home.row_range(rows.lo - 1 - home.row0(), rows.hi - home.row0()).first;
+    for (; k < home_rows.size() && home_rows[k].row + home.row0() <= rows.hi; ++k) {
+      const std::int64_t r = home_rows[k].row + home.row0();
+      CellSpan here, above;
+      walk(r, r + 1, [&](std::int64_t row, CellSpan cols) { (row == r ? here : above) = cols; });
       const std::int64_t lo = std::min(here.size() ? here.lo : above.lo, above.size() ? above.lo : here.lo) - 1;
       const std::int64_t hi = std::max(here.size() ? here.hi : above.hi, above.size() ? above.hi : here.hi);
-      search_row(k, lo, hi, s, q, t);
+      if (here.size() || above.size()) search_row(k, lo, hi, s, q, t);
     }
+  }
+
+  /// A piece of a line (a ray's, a line's or a segment's, through the float point p with
+  /// direction (dx, dy), within the float ranges `piece`) cut to the indexed extent and to
+  /// `window`: the cells along it and the large shapes near its box, each candidate
+  /// through t.line_test.
+  void query_line(Vec2 p, double dx, double dy, const Aabb& piece, const Aabb& window, Scratch& t) const {
+    const float x_lo = std::max({piece.min.x, extent.min.x, window.min.x});
+    const float x_hi = std::min({piece.max.x, extent.max.x, window.max.x});
+    const float y_lo = std::max({piece.min.y, extent.min.y, window.min.y});
+    const float y_hi = std::min({piece.max.y, extent.max.y, window.max.y});
+    if (!(x_lo <= x_hi && y_lo <= y_hi)) return;
+    const Aabb box{{x_lo, y_lo}, {x_hi, y_hi}};
+    if (!grid.tiled_only && grid.home.small_count() != 0) {
+      const HomeGrid::Columns at = grid.home.columns();
+      constexpr float no_segment[4] = {};
+      const RangeSearch s{at.minx, at.miny, at.maxx, at.maxy, box, false, SegmentSideFilter(no_segment)};
+      const bool level = dy == 0.0;
+      const double slope = level || dx == 0.0 ? 0.0 : dx / dy;
+      const GridCells& cells = grid.home.cells();
+      small_along(cells.span(y_lo, y_hi), s, 0, t, [&](std::int64_t r_lo, std::int64_t r_hi, auto&& f) {
+        cells.for_each_line_row(p, slope, level, y_lo, y_hi, x_lo, x_hi, r_lo, r_hi, f);
+      });
+    }
+    large_near(box, 0, t);
   }
 
   /// Row k's shapes with home columns in [col_lo, col_hi] (absolute) through the range
@@ -235,6 +273,11 @@ struct GridIndex::Impl {
       else
         small_in_box(box, s, q, t);
     }
+    large_near(box, q, t);
+  }
+
+  /// Query q's pairs with the large shapes whose boxes meet `box`, into t.keys.
+  void large_near(const Aabb& box, std::uint32_t q, Scratch& t) const {
     t.near.clear();
     if (grid.tiled.entries() != 0) {
       grid.tiled.shapes_near(box, t.near);
@@ -250,8 +293,7 @@ struct GridIndex::Impl {
     std::sort(t.near.begin(), t.near.end(), [](const auto& a, const auto& b) { return a.shape < b.shape; });
     for (std::size_t i = 0; i < t.near.size(); ++i) {
       if (i > 0 && t.near[i].shape == t.near[i - 1].shape) continue;  // one per tile it spans
-      if (touches(kind, query.g, grid.kinds.kind(t.near[i].shape), t.near[i].g, t.margin))
-        t.keys.push_back(std::uint64_t{q} << 32 | t.near[i].shape);
+      if (t.hits(q, grid.kinds.kind(t.near[i].shape), t.near[i].g)) t.keys.push_back(std::uint64_t{q} << 32 | t.near[i].shape);
     }
   }
 };
@@ -277,7 +319,7 @@ GridIndex::GridIndex(const Scene& scene, const FindPairsOptions& options) {
 std::size_t GridIndex::size() const { return impl_ ? impl_->grid.shapes : 0; }
 
 float GridIndex::cell_size() const {
-  if (!impl_) return 0.0f;
+  if (size() == 0) return 0.0f;
   const Grid& g = impl_->grid;
   return static_cast<float>(g.tiled_only ? g.tiled.cell_size() : g.home.cells().cell_size());
 }
@@ -309,6 +351,76 @@ void GridIndex::touching(const Circle& c, std::vector<ShapeId>& out) const {
   touching_shape(c, ShapeKind::circle, out);
 }
 void GridIndex::touching(const Box& b, std::vector<ShapeId>& out) const { touching_shape(b, ShapeKind::box, out); }
+
+namespace {
+
+/// The exact test of a ray or line L against a packed shape (Scratch::line_test).
+template <class L>
+bool line_meets(const void* line, ShapeKind kind, const float* g) {
+  const L& l = *static_cast<const L*>(line);
+  switch (kind) {
+    case ShapeKind::segment:
+      if constexpr (std::is_same_v<L, Segment>)
+        return intersects_packed(ShapeKind::segment, reinterpret_cast<const float*>(&l), kind, g);
+      else
+        return intersects(l, as_segment(g));
+    case ShapeKind::circle:
+      return intersects(l, as_circle(g));
+    case ShapeKind::box:
+      break;
+  }
+  return intersects(l, as_box(g));
+}
+
+constexpr float infinity = std::numeric_limits<float>::infinity();
+constexpr Aabb everywhere{{-infinity, -infinity}, {infinity, infinity}};
+
+/// The range of one coordinate along a ray from o in direction d: from o on.
+std::pair<float, float> ray_range(float o, float d) {
+  if (d == 0.0f) return {o, o};
+  return d > 0.0f ? std::pair{o, infinity} : std::pair{-infinity, o};
+}
+
+}  // namespace
+
+template <class L>
+void GridIndex::touching_line(const L& line, const Aabb& window, std::vector<ShapeId>& out) const {
+  out.clear();
+  if (size() == 0) return;
+  const Impl& index = *impl_;
+  if (!intersects(line, Box{index.extent.min, index.extent.max})) return;  // exact
+  Impl::Scratch t;
+  t.index = &index;
+  t.line = &line;
+  t.line_test = &line_meets<L>;
+  t.candidates.flush = &Impl::flush;
+  t.candidates.context = &t;
+  if constexpr (std::is_same_v<L, Segment>) {
+    index.query_line(line.a, double{line.b.x} - line.a.x, double{line.b.y} - line.a.y, bounds(line), window, t);
+  } else if constexpr (std::is_same_v<L, Ray>) {
+    const auto [x_lo, x_hi] = ray_range(line.origin.x, line.direction.x);
+    const auto [y_lo, y_hi] = ray_range(line.origin.y, line.direction.y);
+    index.query_line(line.origin, line.direction.x, line.direction.y, {{x_lo, y_lo}, {x_hi, y_hi}}, window, t);
+  } else {
+    const Vec2 p = line.point, d = line.direction;
+    const Aabb piece{{d.x == 0.0f ? p.x : -infinity, d.y == 0.0f ? p.y : -infinity},
+                     {d.x == 0.0f ? p.x : infinity, d.y == 0.0f ? p.y : infinity}};
+    index.query_line(p, d.x, d.y, piece, window, t);
+  }
+  Impl::flush(&t);
+  std::sort(t.keys.begin(), t.keys.end());
+  out.resize(t.keys.size());
+  for (std::size_t i = 0; i < t.keys.size(); ++i) out[i] = index.grid.kinds.id(static_cast<std::uint32_t>(t.keys[i]));
+}
+
+void GridIndex::touching(const Ray& r, std::vector<ShapeId>& out) const { touching_line(r, everywhere, out); }
+void GridIndex::touching(const Line& l, std::vector<ShapeId>& out) const { touching_line(l, everywhere, out); }
+void GridIndex::touching(const Ray& r, const Aabb& window, std::vector<ShapeId>& out) const {
+  touching_line(r, window, out);
+}
+void GridIndex::touching(const Segment& s, const Aabb& window, std::vector<ShapeId>& out) const {
+  touching_line(s, window, out);
+}
 
 void GridIndex::pairs_with(const Scene& queries, std::vector<CrossPair>& out, float margin) const {
   if (!valid_margin(margin)) throw Error("pairs_with: the margin must be finite and >= 0");

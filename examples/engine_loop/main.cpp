@@ -6,8 +6,8 @@
 // one circle in fifty is fast (it crosses a tenth of the world per frame, far more than
 // its own size), and would tunnel through a wall or another shape between two frames
 // without continuous collision: its displacement goes to the world, which reports every
-// shape it touches along the way. A few segment casts per frame look for the nearest
-// shape along random lines. Each frame prints its time and its counts; the last line sums
+// shape it touches along the way. Each frame casts two segments (every shape along them)
+// and two rays from a wall (the first shape each meets). Each frame prints its time and its counts; the last line sums
 // them up.
 #include <hitgrid/hitgrid.hpp>
 
@@ -89,10 +89,14 @@ int main(int argc, char** argv) {
     for (const Body& b : bodies)
       if (b.fast) world.set_displacement(b.handle, {b.vx, b.vy});
     world.step();
-    for (int k = 0; k < 4; ++k) {
-      const hitgrid::Segment ray{{uniform(0, side), uniform(0, side)}, {uniform(0, side), uniform(0, side)}};
-      world.cast(ray, ~std::uint64_t{0}, hits);
+    // Line of sight: two segment casts (every shape along them) and two rays from the
+    // walls inward (the first shape each meets).
+    for (int k = 0; k < 2; ++k) {
+      const hitgrid::Segment sight{{uniform(0, side), uniform(0, side)}, {uniform(0, side), uniform(0, side)}};
+      world.cast(sight, ~std::uint64_t{0}, hits);
       cast_hits += hits.empty() ? 0 : 1;
+      const hitgrid::Ray ray{{0, uniform(0, side)}, {1, uniform(-1, 1)}};
+      cast_hits += world.cast_nearest(ray, ~std::uint64_t{0}).has_value() ? 1 : 0;
     }
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     total_ms += ms;

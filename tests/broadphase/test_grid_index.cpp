@@ -13,6 +13,9 @@
 #include "hitgrid/core/error.hpp"
 #include "hitgrid/core/generators.hpp"
 #include "hitgrid/core/intersects.hpp"
+#include "hitgrid/core/ray_box.hpp"
+#include "hitgrid/core/ray_circle.hpp"
+#include "hitgrid/core/ray_segment.hpp"
 #include "hitgrid/core/within_distance.hpp"
 #include "hitgrid/simd/isa.hpp"
 #include "support/pathological_scenes.hpp"
@@ -151,6 +154,60 @@ TEST_CASE("a grid index finds exactly the shapes one query shape touches, long s
         index.touching(shape, got);
         seen += want.size();
         CHECK(got == want);
+      });
+    }
+  }
+  CHECK(seen > 0);
+}
+
+TEST_CASE("a grid index finds exactly the shapes a ray or a line meets, however far it comes from", "[grid]") {
+  std::size_t seen = 0;
+  for (const auto& [name, scene] : test::broadphase_scenes(1500)) {
+    const Aabb world = scene.bounds();
+    const float x0 = world.min.x, y0 = world.min.y, x1 = world.max.x, y1 = world.max.y;
+    const float xm = x0 / 2 + x1 / 2, ym = y0 / 2 + y1 / 2, w = x1 - x0, h = y1 - y0;
+    // Origins inside, on the bounds' edges and corners, far outside; directions along the
+    // axes, the diagonals, through other shapes' endpoints, tiny and huge, and zero.
+    std::vector<Vec2> origins = {{x0, y0}, {x1, y1}, {xm, ym}, {x0 - 1e6f, ym}, {xm, y1 + 3e7f}, {x0 - w, y0 - h}};
+    std::vector<Vec2> directions = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {-1, 1}, {w, h}, {3, -7},
+                                    {1e-30f, 1}, {1e30f, -1e30f}, {0, 0}};
+    for (std::uint32_t i = 0; i < std::min<std::size_t>(scene.segment_count(), 12); ++i) {
+      const Segment s = scene.segment(i * 11 % static_cast<std::uint32_t>(scene.segment_count()));
+      origins.push_back(s.a);  // starting on a shape's endpoint
+      directions.push_back({s.b.x - s.a.x, s.b.y - s.a.y});  // along a segment's own line
+    }
+    for (std::uint32_t i = 0; i < std::min<std::size_t>(scene.box_count(), 6); ++i) {
+      const Box b = scene.box(i);
+      origins.push_back({b.min.x - 2, b.min.y - 2});  // through a box's corner on the diagonal
+      origins.push_back(b.max);
+    }
+    for (float cell : {0.0f, 0.25f}) {
+      FindPairsOptions o;
+      o.cell_size = cell;
+      const GridIndex index(scene, o);
+      std::vector<ShapeId> got, want;
+      auto check = [&](const auto& query, const char* what, std::size_t i) {
+        INFO(name << ", cell " << cell << ", " << what << " " << i);
+        want.clear();
+        for_each_shape(scene, [&](ShapeId s, const auto& other) {
+          if (intersects(query, other)) want.push_back(s);
+        });
+        index.touching(query, got);
+        seen += want.size();
+        CHECK(got == want);
+      };
+      std::size_t i = 0;
+      for (Vec2 p : origins)
+        for (Vec2 d : directions) {
+          check(Ray{p, d}, "ray", i);
+          check(Line{p, d}, "line", i);
+          ++i;
+        }
+      // Rays aimed from far away at every shape's first point (corner, centre, endpoint).
+      for_each_shape(scene, [&](ShapeId s, const auto& shape) {
+        if (s.index() % 17 != 0) return;
+        const Vec2 at = reinterpret_cast<const Vec2&>(shape);
+        check(Ray{{x0 - 100, y0 - 37}, {at.x - (x0 - 100), at.y - (y0 - 37)}}, "aimed ray", s.index());
       });
     }
   }

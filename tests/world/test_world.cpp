@@ -11,8 +11,12 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <iterator>
+#include <limits>
 #include <map>
+#include <optional>
 #include <set>
+#include <span>
 #include <vector>
 
 #include "hitgrid/core/intersects.hpp"
@@ -204,6 +208,65 @@ std::vector<Frame> run_history(std::uint64_t seed, const WorldOptions& options, 
         CHECK(hit_handles == want_found);
       }
     }
+    // Rays (from anywhere, along the axes, aimed at a shape's first point, or zero) and
+    // segment casts, one at a time, nearest, and batched, against the model.
+    std::vector<Ray> rays;
+    std::vector<Segment> segments;
+    for (int k = 0; k < 6; ++k) {
+      const Vec2 o{rnd.coordinate(world_size) - world_size / 2, rnd.coordinate(world_size)};
+      Vec2 d{rnd.coordinate(2) - 1, rnd.coordinate(2) - 1};
+      if (k == 1) d = {1, 0};
+      if (k == 2) d = {0, -1};
+      if (k == 3) d = {0, 0};
+      if (k == 4 && !model.shapes.empty()) {
+        const Shape& target = std::next(model.shapes.begin(), rnd.below(static_cast<std::uint32_t>(model.shapes.size())))->second.shape;
+        const Vec2 at = std::visit([](const auto& g) { return reinterpret_cast<const Vec2&>(g); }, target);
+        d = {at.x - o.x, at.y - o.y};
+      }
+      rays.push_back({o, d});
+      segments.push_back({o, {o.x + d.x * world_size / 3, o.y + d.y * world_size / 3}});
+    }
+    const std::uint64_t mask = rnd.below(3) == 0 ? std::uint64_t{rnd.below(8)} : ~std::uint64_t{0};
+    auto check_casts = [&](const auto& casts) {
+      std::vector<std::vector<CastHit>> each;
+      for (const auto& c : casts) {
+        std::vector<ShapeHandle> want_hit;
+        for (const auto& [h, sh] : model.shapes)
+          if ((sh.filter.category & mask) != 0 &&
+              std::visit([&](const auto& g) { return raycast(c, g).hit; }, sh.shape))
+            want_hit.push_back(h);
+        std::vector<CastHit> hits;
+        world.cast(c, mask, hits);
+        std::vector<ShapeHandle> got_hit;
+        for (const CastHit& hit : hits) {
+          got_hit.push_back(hit.handle);
+          const RayHit ref = std::visit([&](const auto& g) { return raycast(c, g); }, model.shapes[hit.handle].shape);
+          CHECK(hit.t == ref.t_near);
+        }
+        CHECK(std::is_sorted(hits.begin(), hits.end(), [](const CastHit& a, const CastHit& b) {
+          return a.t < b.t || (a.t == b.t && a.handle < b.handle);
+        }));
+        std::sort(got_hit.begin(), got_hit.end());
+        CHECK(got_hit == want_hit);
+        const std::optional<CastHit> nearest = world.cast_nearest(c, mask);
+        CHECK(nearest.has_value() == !hits.empty());
+        if (nearest && !hits.empty()) CHECK(nearest->handle == hits.front().handle);
+        each.push_back(std::move(hits));
+      }
+      for (CastHits which : {CastHits::all, CastHits::nearest}) {
+        std::vector<CastHit> batch;
+        std::vector<std::size_t> starts;
+        world.cast(std::span(casts), mask, which, batch, starts);
+        REQUIRE(starts.size() == casts.size() + 1);
+        for (std::size_t i = 0; i < casts.size(); ++i) {
+          const std::size_t n = which == CastHits::all ? each[i].size() : std::min<std::size_t>(1, each[i].size());
+          REQUIRE(starts[i + 1] - starts[i] == n);
+          for (std::size_t j = 0; j < n; ++j) CHECK(batch[starts[i] + j].handle == each[i][j].handle);
+        }
+      }
+    };
+    check_casts(rays);
+    check_casts(segments);
     previous = want;
     out.push_back(std::move(got));
   }
@@ -225,12 +288,15 @@ TEST_CASE("the world's pairs and events equal the exact pair sets of a random hi
     for (const Frame& f : reference) events += f.begins.size() + f.ends.size();
     CHECK(events > 0);
     for (Isa isa : supported_isas())
-      for (unsigned threads : {1u, 2u, 4u})
+      for (unsigned threads : {1u, 2u, 4u, 8u})
         for (float cell : {0.0f, 0.5f}) {
           INFO(isa_name(isa) << ", " << threads << " threads, cell " << cell);
           o.isa = isa;
           o.threads = threads;
           o.cell_size = cell;
+          // Small frames on the calling thread (the default) on 2 threads; everything on
+          // the world's threads otherwise.
+          o.small_frame_shapes = threads == 2 ? WorldOptions{}.small_frame_shapes : 0;
           CHECK(run_history(seed, o, 40) == reference);
         }
   }
@@ -315,6 +381,19 @@ TEST_CASE("a refused call leaves the world as it was", "[world]") {
   CHECK_THROWS_AS(world.destroy(std::vector<ShapeHandle>{h[0], h[0]}), InvalidHandleError);
   CHECK_THROWS_AS(world.destroy(std::vector<ShapeHandle>{h[0], ShapeHandle{h[2].index, 5}}), InvalidHandleError);
   CHECK_THROWS_AS(world.set_body(h[0], static_cast<BodyType>(3)), Error);
+  unchanged();
+  // Casts with a non-finite coordinate or direction: refused, naming what is wrong.
+  const float inf = std::numeric_limits<float>::infinity();
+  std::vector<CastHit> hits;
+  std::vector<std::size_t> starts;
+  CHECK_THROWS_AS(world.cast(Segment{{0, 0}, {nan, 1}}, ~std::uint64_t{0}, hits), Error);
+  CHECK_THROWS_AS(world.cast(Ray{{0, 0}, {inf, 1}}, ~std::uint64_t{0}, hits), Error);
+  CHECK_THROWS_AS(world.cast_nearest(Ray{{nan, 0}, {1, 1}}, ~std::uint64_t{0}), Error);
+  const std::vector<Ray> rays{Ray{{0, 0}, {1, 0}}, Ray{{0, 0}, {1, nan}}};
+  CHECK_THROWS_WITH(world.cast(std::span(rays), ~std::uint64_t{0}, CastHits::all, hits, starts),
+                    Catch::Contains("finite"));
+  std::vector<ShapeHandle> found_unused;
+  CHECK_THROWS_AS(world.query(Circle{{0, 0}, -1}, ~std::uint64_t{0}, found_unused), Error);
   unchanged();
 }
 
@@ -504,4 +583,93 @@ TEST_CASE("a circle crossing a zero-thickness wall at 1e4 units per frame is rep
   world.set_displacement(ball, {0, 0});
   world.step();
   CHECK(world.impacts().empty());
+}
+
+TEST_CASE("the nearest hit of a ray or segment cast is the first of all its hits, in large worlds too", "[world]") {
+  // Many shapes over a wide world (the search widens its window several times before it
+  // meets the first hit), a lattice (rays through many corners and along rows of
+  // endpoints), and the same far from the origin.
+  for (float offset : {0.0f, 1.0e6f}) {
+    WorldOptions o;
+    o.threads = 2;
+    World world(o);
+    std::vector<ShapeDef> defs;
+    SplitMix64 random(21);
+    auto coordinate = [&](double span) { return static_cast<float>(random.u() * span); };
+    for (int i = 0; i < 3000; ++i) {
+      const float x = offset + coordinate(2000), y = offset + coordinate(2000);
+      switch (i % 4) {
+        case 0:
+          defs.emplace_back(Segment{{x, y}, {x + coordinate(4) - 2, y + coordinate(4) - 2}}, BodyType::static_body);
+          break;
+        case 1:
+          defs.emplace_back(Circle{{x, y}, coordinate(1)});
+          break;
+        case 2:
+          defs.emplace_back(Box{{x, y}, {x + coordinate(2), y + coordinate(2)}}, BodyType::static_body);
+          break;
+        default: {  // on a lattice: corners and endpoints in line
+          const float lx = offset + static_cast<float>(i % 40) * 8, ly = offset + static_cast<float>(i / 40 % 40) * 8;
+          defs.emplace_back(Box{{lx, ly}, {lx + 2, ly + 2}});
+          break;
+        }
+      }
+    }
+    std::vector<ShapeHandle> handles(defs.size());
+    world.create(defs, handles);
+    world.step();
+    std::vector<Ray> rays;
+    std::vector<Segment> segments;
+    for (int i = 0; i < 300; ++i) {
+      const Vec2 from{offset + coordinate(2400) - 200, offset + coordinate(2400) - 200};
+      Vec2 d{coordinate(2) - 1, coordinate(2) - 1};
+      if (i % 5 == 1) d = {1, 1};   // the lattice's diagonals: through corners
+      if (i % 5 == 2) d = {1, 0};   // along the lattice's rows of edges
+      if (i % 5 == 3) d = {0, -1e-3f};
+      rays.push_back({from, d});
+      segments.push_back({from, {from.x + d.x * 900, from.y + d.y * 900}});
+    }
+    rays.push_back({{offset + 8, offset}, {0, 1}});  // along a lattice column's edges
+    rays.push_back({{offset - 1e5f, offset - 1e5f}, {1, 1}});  // from far outside through corners
+    std::vector<CastHit> all;
+    std::size_t found = 0;
+    auto check = [&](const auto& c, std::size_t i) {
+      INFO("offset " << offset << ", cast " << i);
+      world.cast(c, ~std::uint64_t{0}, all);
+      const std::optional<CastHit> nearest = world.cast_nearest(c, ~std::uint64_t{0});
+      REQUIRE(nearest.has_value() == !all.empty());
+      if (nearest) {
+        ++found;
+        CHECK(nearest->handle == all.front().handle);
+        CHECK(nearest->t == all.front().t);
+      }
+    };
+    for (std::size_t i = 0; i < rays.size(); ++i) check(rays[i], i);
+    for (std::size_t i = 0; i < segments.size(); ++i) check(segments[i], i);
+    CHECK(found > 150);  // about 180 of the 602 casts hit something
+  }
+}
+
+TEST_CASE("after release_memory the world answers as before", "[world]") {
+  World world;
+  std::vector<ShapeDef> defs;
+  for (int i = 0; i < 400; ++i) {
+    const auto x = static_cast<float>(i % 20), y = static_cast<float>(i / 20);
+    defs.emplace_back(Circle{{x, y}, 0.6f}, i % 3 == 0 ? BodyType::static_body : BodyType::dynamic_body);
+  }
+  std::vector<ShapeHandle> handles(defs.size());
+  world.create(defs, handles);
+  world.step();
+  const std::vector<HandlePair> pairs(world.pairs().begin(), world.pairs().end());
+  std::vector<CastHit> before, after;
+  world.cast(Ray{{-1, 0.5f}, {1, 0}}, ~std::uint64_t{0}, before);
+  REQUIRE(!pairs.empty());
+  REQUIRE(!before.empty());
+  world.release_memory();
+  world.cast(Ray{{-1, 0.5f}, {1, 0}}, ~std::uint64_t{0}, after);
+  CHECK(after.size() == before.size());
+  world.step();
+  CHECK(std::vector<HandlePair>(world.pairs().begin(), world.pairs().end()) == pairs);
+  CHECK(world.begin_events().empty());
+  CHECK(world.end_events().empty());
 }

@@ -14,6 +14,10 @@
 
 #include "hitgrid/world/world.hpp"
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+#include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
 #include <algorithm>
@@ -100,7 +104,23 @@ struct World::State {
   };
 
   explicit State(const WorldOptions& o)
-      : options(checked(o)), find_options(find_options_of(o)), finder(find_options), arena(threads_of(finder)) {}
+      : options(checked(o)),
+        find_options(find_options_of(o)),
+        finder(find_options),
+        serial_finder(serial_options(find_options)),
+        arena(threads_of(finder)),
+        serial_arena(1, 1) {}
+
+  static FindPairsOptions serial_options(FindPairsOptions f) {
+    f.threads = 1;
+    return f;
+  }
+
+  /// A small frame (few dynamic shapes) runs on the calling thread alone: waking workers
+  /// would cost more than they save.
+  bool small_frame() const { return scenes[dynamic_scene].size() < options.small_frame_shapes; }
+  tbb::task_arena& work_arena() { return small_frame() ? serial_arena : arena; }
+  PairFinder& work_finder() { return small_frame() ? serial_finder : finder; }
 
   static const WorldOptions& checked(const WorldOptions& o) {
     if (!valid_margin(o.margin)) throw Error("the world's margin must be finite and >= 0");
@@ -210,7 +230,7 @@ struct World::State {
   void add_pair(std::uint32_t a, std::uint32_t b) {
     if (!accepts(a, b)) return;
     if (b < a) std::swap(a, b);
-    pair_keys.push_back(std::uint64_t{a} << 32 | b);
+    pair_keys.push_back(std::uint64_t{a} << slot_bits | b);
   }
 
   /// Exact bounds for the scenes, and the indexes of `which` scenes up to date. In the
@@ -234,7 +254,7 @@ struct World::State {
   /// once).
   void find_pairs() {
     const float margin = options.margin;
-    arena.execute([&] {
+    work_arena().execute([&] {
       refresh(margin == 0.0f ? std::initializer_list<std::size_t>{static_scene}
                              : std::initializer_list<std::size_t>{static_scene, dynamic_scene});
       static_keys.clear();
@@ -245,8 +265,9 @@ struct World::State {
     const auto& dyn = owners[dynamic_scene];
     auto dynamic_slot = [&](ShapeId id) { return dyn[static_cast<std::size_t>(id.kind())][id.index()]; };
     pair_keys.clear();
+    slot_bits = static_cast<int>(std::bit_width(slots.size()));
     if (margin == 0.0f) {
-      finder.find_pairs(scenes[dynamic_scene], dynamic_pairs);
+      work_finder().find_pairs(scenes[dynamic_scene], dynamic_pairs);
       for (const Pair& p : dynamic_pairs) add_pair(dynamic_slot(p.first()), dynamic_slot(p.second()));
     } else {
       for (const CrossPair& c : self_pairs)
@@ -254,11 +275,12 @@ struct World::State {
     }
     for (std::uint64_t k : static_keys) add_pair(static_cast<std::uint32_t>(k >> 32), static_cast<std::uint32_t>(k));
     // (lower slot, higher slot) keys: sorted, they are handle order (slot_key).
-    sort_keys(pair_keys, 32 + static_cast<int>(std::bit_width(slots.size())));
+    sort_keys(pair_keys, 2 * slot_bits);
     next.resize(pair_keys.size());
+    const std::uint64_t low = (std::uint64_t{1} << slot_bits) - 1;
     for (std::size_t i = 0; i < pair_keys.size(); ++i)
-      next[i] = {handle_of(static_cast<std::uint32_t>(pair_keys[i] >> 32)),
-                 handle_of(static_cast<std::uint32_t>(pair_keys[i]))};
+      next[i] = {handle_of(static_cast<std::uint32_t>(pair_keys[i] >> slot_bits)),
+                 handle_of(static_cast<std::uint32_t>(pair_keys[i] & low))};
   }
 
   /// The swept disk's bounds, rounded outward one float step past the double values, so
@@ -294,7 +316,7 @@ struct World::State {
       if (toi.kind != ToiKind::none) impacts.push_back({handle_of(a), handle_of(b), toi.kind, toi.t});
     };
     swept.clear();
-    arena.execute([&] {
+    work_arena().execute([&] {
       refresh({static_scene, dynamic_scene});
       for (std::uint32_t m : moving) {
         const Circle c = circle_of(m);
@@ -362,8 +384,8 @@ struct World::State {
 
   WorldOptions options;
   FindPairsOptions find_options;
-  PairFinder finder;
-  tbb::task_arena arena;
+  PairFinder finder, serial_finder;  // on the world's threads, on the calling thread alone
+  tbb::task_arena arena, serial_arena;
 
   std::vector<Slot> slots;
   std::vector<std::uint32_t> generations;  // slots[i].generation, compact: read per pair
@@ -387,7 +409,38 @@ struct World::State {
   Scene swept;                        // their swept bounds, as boxes
   std::vector<CrossPair> swept_pairs;
   std::vector<std::uint64_t> pair_keys;  // the step's pairs as slot keys, then sorted
+  int slot_bits = 0;                     // a pair key is lower slot << slot_bits | higher
   std::vector<std::uint32_t> stamps;     // check_distinct_live's marks, per slot
+  struct CastBlock {
+    std::vector<ShapeId> found;
+    std::vector<CastHit> hits;
+    std::vector<std::size_t> ends;
+  };
+  std::vector<CastBlock> cast_blocks;  // a batched cast's blocks (cast_many)
+  std::vector<CastHit> single_hits;    // cast_nearest's
+  std::vector<std::size_t> single_offsets;  // a single cast's
+
+  /// The shape of scene b's shape `id`.
+  Shape shape_at(std::size_t b, ShapeId id) const {
+    switch (id.kind()) {
+      case ShapeKind::segment:
+        return scenes[b].segment(id.index());
+      case ShapeKind::circle:
+        return scenes[b].circle(id.index());
+      case ShapeKind::box:
+        break;
+    }
+    return scenes[b].box(id.index());
+  }
+  template <class Q>
+  void hits_into(const Q& q, std::uint64_t mask, const Aabb* window, std::vector<ShapeId>& ids,
+                 std::vector<CastHit>& out) const;
+  template <class Q>
+  void cast_into(const Q& q, std::uint64_t mask, CastHits which, std::vector<ShapeId>& ids,
+                 std::vector<CastHit>& out) const;
+  template <class Q>
+  void cast_many(std::span<const Q> casts, std::uint64_t mask, CastHits which, std::vector<CastHit>& hits,
+                 std::vector<std::size_t>& starts);
   std::uint32_t stamp = 0;
 };
 
@@ -553,7 +606,7 @@ void World::query(const Shape& shape, std::uint64_t mask, std::vector<ShapeHandl
   State& s = *s_;
   if (auto why = invalid_shape(shape)) throw Error("query: " + *why);
   out.clear();
-  s.arena.execute([&] {
+  s.work_arena().execute([&] {
     s.refresh({static_scene, dynamic_scene});
     for (std::size_t b = 0; b < 2; ++b) {
       std::visit([&](const auto& g) { s.index[b].touching(g, s.found); }, shape);
@@ -574,7 +627,7 @@ Vec2d unit(double x, double y) {
 }
 
 /// The outward normal where a segment cast first meets a shape (CastHit::normal).
-Vec2d normal_at(const Segment& cast, const RayHit& hit, const Shape& shape) {
+Vec2d normal_at(Vec2 origin, const RayHit& hit, const Shape& shape) {
   if (hit.starts_inside) return {};
   return std::visit(
       [&](const auto& g) -> Vec2d {
@@ -590,7 +643,7 @@ Vec2d normal_at(const Segment& cast, const RayHit& hit, const Shape& shape) {
         } else {
           // The side of the segment's line the cast comes from; none when it runs along it.
           const double dx = double{g.b.x} - g.a.x, dy = double{g.b.y} - g.a.y;
-          const double side = dx * (double{cast.a.y} - g.a.y) - dy * (double{cast.a.x} - g.a.x);
+          const double side = dx * (double{origin.y} - g.a.y) - dy * (double{origin.x} - g.a.x);
           if (side == 0.0) return {};
           return side > 0.0 ? unit(-dy, dx) : unit(dy, -dx);
         }
@@ -598,24 +651,173 @@ Vec2d normal_at(const Segment& cast, const RayHit& hit, const Shape& shape) {
       shape);
 }
 
+
+Vec2 origin_of(const Segment& s) { return s.a; }
+Vec2 origin_of(const Ray& r) { return r.origin; }
+
+bool before(const CastHit& x, const CastHit& y) { return x.t < y.t || (x.t == y.t && x.handle < y.handle); }
+
 }  // namespace
 
-void World::cast(const Segment& cast, std::uint64_t mask, std::vector<CastHit>& hits) {
-  std::vector<ShapeHandle> touched;
-  query(cast, mask, touched);
-  hits.clear();
-  for (ShapeHandle h : touched) {
-    const Shape target = shape(h);
-    const RayHit hit = std::visit([&](const auto& g) { return raycast(cast, g); }, target);
-    // query() found the hit exactly; raycast's hit is the same exact test.
-    hits.push_back({h, hit.t_near, hit.p_near, normal_at(cast, hit, target)});
+template <class Q>
+void World::State::hits_into(const Q& q, std::uint64_t mask, const Aabb* window, std::vector<ShapeId>& ids,
+                             std::vector<CastHit>& out) const {
+  for (std::size_t b = 0; b < 2; ++b) {
+    if (window)
+      index[b].touching(q, *window, ids);
+    else
+      index[b].touching(q, ids);
+    for (ShapeId id : ids) {
+      const std::uint32_t slot = owners[b][static_cast<std::size_t>(id.kind())][id.index()];
+      if ((slots[slot].filter.category & mask) == 0) continue;
+      const Shape target = shape_at(b, id);
+      // touching() decided the hit exactly; raycast's hit is the same exact test.
+      const RayHit hit = std::visit([&](const auto& g) { return raycast(q, g); }, target);
+      out.push_back({handle_of(slot), hit.t_near, hit.p_near, normal_at(origin_of(q), hit, target)});
+    }
   }
-  std::stable_sort(hits.begin(), hits.end(), [](const CastHit& x, const CastHit& y) { return x.t < y.t; });
+}
+
+template <class Q>
+void World::State::cast_into(const Q& q, std::uint64_t mask, CastHits which, std::vector<ShapeId>& ids,
+                             std::vector<CastHit>& out) const {
+  const std::size_t first = out.size();
+  if (which == CastHits::all) {
+    hits_into(q, mask, nullptr, ids, out);
+    std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), before);
+    return;
+  }
+  // The nearest hit: search a window around the cast's points for t in [0, T], T growing
+  // fourfold from a few cells, until the best hit found lies well within it. Any shape the
+  // cast meets at some t <= T meets it inside the window, so one not found enters at
+  // t* > T; the best found, with t <= T (1 - 2^-40), is then first even with the times
+  // rounded (CastHit::t is within 2^-45 of the exact time).
+  const Vec2 o = origin_of(q);
+  double dx, dy, t_max;
+  if constexpr (std::is_same_v<Q, Segment>) {
+    dx = double{q.b.x} - q.a.x;
+    dy = double{q.b.y} - q.a.y;
+    t_max = 1.0;
+  } else {
+    dx = q.direction.x;
+    dy = q.direction.y;
+    t_max = std::numeric_limits<double>::infinity();
+  }
+  const double reach = std::max(std::fabs(dx), std::fabs(dy));
+  const double cell = std::max(index[0].cell_size(), index[1].cell_size());
+  Aabb shapes = scenes[0].bounds();  // every shape lies within these
+  for (const Vec2 v : {scenes[1].bounds().min, scenes[1].bounds().max})
+    shapes = {{std::min(shapes.min.x, v.x), std::min(shapes.min.y, v.y)}, {std::max(shapes.max.x, v.x), std::max(shapes.max.y, v.y)}};
+  double t = reach > 0.0 && cell > 0.0 ? 4.0 * cell / reach : t_max;
+  for (;;) {
+    out.resize(first);
+    const bool whole = !(t < t_max);
+    if (whole) {
+      hits_into(q, mask, nullptr, ids, out);
+    } else {
+      // The box of o and o + t d, one float step wider than rounded: it holds them exactly.
+      const double x1 = o.x + t * dx, y1 = o.y + t * dy;
+      const Aabb window{{next_float_down(float_at_most(std::min(double{o.x}, x1))),
+                         next_float_down(float_at_most(std::min(double{o.y}, y1)))},
+                        {next_float_up(float_at_least(std::max(double{o.x}, x1))),
+                         next_float_up(float_at_least(std::max(double{o.y}, y1)))}};
+      hits_into(q, mask, &window, ids, out);
+      if (hitgrid::contains(window, shapes)) {  // the window held every shape: the whole answer
+        t = t_max;
+      }
+    }
+    const auto best = std::min_element(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), before);
+    if (best != out.end() && (whole || !(t < t_max) || best->t <= t * (1.0 - 0x1p-40))) {
+      const CastHit h = *best;
+      out.resize(first);
+      out.push_back(h);
+      return;
+    }
+    if (whole || !(t < t_max)) {
+      out.resize(first);
+      return;
+    }
+    t *= 4.0;
+  }
+}
+
+template <class Q>
+void World::State::cast_many(std::span<const Q> casts, std::uint64_t mask, CastHits which, std::vector<CastHit>& hits,
+                             std::vector<std::size_t>& starts) {
+  hits.clear();
+  starts.assign(1, 0);
+  (casts.size() < 64 ? serial_arena : work_arena()).execute([&] {
+    refresh({static_scene, dynamic_scene});
+    // Fixed blocks of casts, each gathering its hits in order; joined in block order, so
+    // the answer does not depend on the threads.
+    constexpr std::size_t per_block = 32;
+    const std::size_t blocks = (casts.size() + per_block - 1) / per_block;
+    if (cast_blocks.size() < blocks) cast_blocks.resize(blocks);
+    tbb::parallel_for(std::size_t{0}, blocks, [&](std::size_t k) {
+      CastBlock& block = cast_blocks[k];
+      block.hits.clear();
+      block.ends.clear();
+      for (std::size_t i = k * per_block; i < std::min(casts.size(), (k + 1) * per_block); ++i) {
+        cast_into(casts[i], mask, which, block.found, block.hits);
+        block.ends.push_back(block.hits.size());
+      }
+    });
+    for (std::size_t k = 0; k < blocks; ++k) {
+      const CastBlock& block = cast_blocks[k];
+      for (std::size_t end : block.ends) starts.push_back(hits.size() + end);
+      hits.insert(hits.end(), block.hits.begin(), block.hits.end());
+    }
+  });
+}
+
+namespace {
+
+template <class Q>
+void check_cast(const Q& q, const char* what) {
+  if constexpr (std::is_same_v<Q, Segment>) {
+    if (auto why = invalid_shape(q)) throw Error(std::string(what) + ": " + *why);
+  } else {
+    if (!std::isfinite(q.origin.x) || !std::isfinite(q.origin.y) || !std::isfinite(q.direction.x) ||
+        !std::isfinite(q.direction.y))
+      throw Error(std::string(what) + ": the ray's origin and direction must be finite");
+  }
+}
+
+}  // namespace
+
+void World::cast(const Segment& c, std::uint64_t mask, std::vector<CastHit>& hits) {
+  cast(std::span<const Segment>(&c, 1), mask, CastHits::all, hits, s_->single_offsets);
+}
+void World::cast(const Ray& r, std::uint64_t mask, std::vector<CastHit>& hits) {
+  cast(std::span<const Ray>(&r, 1), mask, CastHits::all, hits, s_->single_offsets);
+}
+
+std::optional<CastHit> World::cast_nearest(const Segment& c, std::uint64_t mask) {
+  std::vector<CastHit>& hits = s_->single_hits;
+  cast(std::span<const Segment>(&c, 1), mask, CastHits::nearest, hits, s_->single_offsets);
+  return hits.empty() ? std::nullopt : std::optional<CastHit>(hits.front());
+}
+std::optional<CastHit> World::cast_nearest(const Ray& r, std::uint64_t mask) {
+  std::vector<CastHit>& hits = s_->single_hits;
+  cast(std::span<const Ray>(&r, 1), mask, CastHits::nearest, hits, s_->single_offsets);
+  return hits.empty() ? std::nullopt : std::optional<CastHit>(hits.front());
+}
+
+void World::cast(std::span<const Segment> casts, std::uint64_t mask, CastHits which, std::vector<CastHit>& hits,
+                 std::vector<std::size_t>& offsets) {
+  for (const Segment& c : casts) check_cast(c, "cast");
+  s_->cast_many(casts, mask, which, hits, offsets);
+}
+void World::cast(std::span<const Ray> rays, std::uint64_t mask, CastHits which, std::vector<CastHit>& hits,
+                 std::vector<std::size_t>& offsets) {
+  for (const Ray& r : rays) check_cast(r, "cast");
+  s_->cast_many(rays, mask, which, hits, offsets);
 }
 
 void World::release_memory() {
   State& s = *s_;
   s.finder.release_memory();
+  s.serial_finder.release_memory();
   PairList().swap(s.dynamic_pairs);
   s.static_contacts.release_memory();
   std::vector<std::uint64_t>().swap(s.static_keys);
@@ -623,6 +825,12 @@ void World::release_memory() {
   std::vector<HandlePair>().swap(s.next);
   std::vector<std::uint64_t>().swap(s.pair_keys);
   std::vector<std::uint32_t>().swap(s.stamps);
+  std::vector<State::CastBlock>().swap(s.cast_blocks);
+#if defined(__GLIBC__)
+  // The blocks went back to the C library, which keeps freed memory for later requests;
+  // hand its free pages to the system now, as the caller asked.
+  malloc_trim(0);
+#endif
 }
 
 }  // namespace hitgrid

@@ -20,6 +20,8 @@
 #include <vector>
 
 #include "hitgrid/broadphase/find_pairs.hpp"
+#include "hitgrid/core/aabb.hpp"
+#include "hitgrid/core/ray.hpp"
 #include "hitgrid/core/scene.hpp"
 #include "hitgrid/core/shape_id.hpp"
 #include "hitgrid/core/shapes.hpp"
@@ -56,6 +58,17 @@ class GridIndex {
   void touching(const Segment& shape, std::vector<ShapeId>& out) const;
   void touching(const Circle& shape, std::vector<ShapeId>& out) const;
   void touching(const Box& shape, std::vector<ShapeId>& out) const;
+  /// The shapes a ray or a line meets (ray.hpp; exact, as intersects(Ray, Box) and its
+  /// kin decide it), ascending. It walks the cells along its part within the indexed
+  /// shapes' bounds, however far it comes from or goes.
+  void touching(const Ray& ray, std::vector<ShapeId>& out) const;
+  void touching(const Line& line, std::vector<ShapeId>& out) const;
+  /// The same for a ray or a segment, searching only the cells within `window`: `out` holds
+  /// every shape the query meets at a point inside the window, and maybe shapes it meets
+  /// only outside (every one listed does meet it). A nearest-hit search widens the window
+  /// along the query until the first hit lies well inside.
+  void touching(const Ray& ray, const Aabb& window, std::vector<ShapeId>& out) const;
+  void touching(const Segment& cast, const Aabb& window, std::vector<ShapeId>& out) const;
 
   /// Every pair of a shape of `queries` and a shape of the index that intersect (closed
   /// shapes: touching counts) or, with a margin m > 0, lie within distance m of each other
@@ -68,6 +81,8 @@ class GridIndex {
   struct Impl;
   template <class S>
   void touching_shape(const S& shape, ShapeKind kind, std::vector<ShapeId>& out) const;
+  template <class L>
+  void touching_line(const L& line, const Aabb& window, std::vector<ShapeId>& out) const;
   std::unique_ptr<Impl> impl_;
 };
 

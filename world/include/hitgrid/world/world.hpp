@@ -29,8 +29,9 @@
 // then the second; within a pair the lower handle first) and the same whatever the thread
 // count, ISA and cell sizes. An end event may name a destroyed shape's handle.
 //
-// Threads: a World runs its parallel work on its own TBB arenas (WorldOptions::threads);
-// it is used from one thread at a time.
+// Threads: a World runs its parallel work on its own TBB arenas (WorldOptions::threads),
+// small frames on the calling thread alone (WorldOptions::small_frame_shapes); it is used
+// from one thread at a time.
 //
 // Errors: a stale or unknown handle throws InvalidHandleError naming it; invalid geometry
 // throws InvalidShapeError naming the handle or the position in the batch. A refused call
@@ -40,6 +41,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <variant>
 #include <vector>
@@ -106,8 +108,8 @@ class InvalidHandleError : public Error {
   ShapeHandle handle_;
 };
 
-/// A shape a segment cast meets: where it first meets it, on the cast's own parameter
-/// (a + t (b - a), t in [0, 1]).
+/// A shape a cast meets: where it first meets it, on the cast's own parameter (a segment's
+/// a + t (b - a), t in [0, 1]; a ray's origin + t direction, t >= 0).
 struct CastHit {
   ShapeHandle handle;
   /// The first time the cast touches the shape: |t - t*| <= 2^-45 |t*| (the bounds of
@@ -121,6 +123,9 @@ struct CastHit {
   /// runs along a segment.
   Vec2d normal;
 };
+
+/// Which hits a cast reports.
+enum class CastHits : std::uint8_t { all, nearest };
 
 /// A moving circle that touches another shape within the frame (continuous collision).
 struct Impact {
@@ -141,6 +146,10 @@ struct WorldOptions {
   /// The grids' cell sides (FindPairsOptions); 0 chooses them from the shapes.
   float cell_size = 0.0f;
   float large_cell_size = 0.0f;
+  /// Frames with fewer dynamic shapes than this (and batches of fewer than 64 casts) run
+  /// on the calling thread alone, waking no worker: for a few hundred shapes the workers'
+  /// wake-up costs more than they save. 0: always on the world's threads.
+  std::size_t small_frame_shapes = 2048;
   /// Contact margin m: two shapes count as touching (pairs and events) when their
   /// distance is at most m, decided exactly (within_distance.hpp), so that resting
   /// contacts do not flicker. 0 is the exact touching rule. Queries and casts are not
@@ -205,10 +214,31 @@ class World {
   /// A zero-size box or circle is a point query. Builds the grids that changed since the
   /// last query or step. Throws hitgrid::Error if `shape` is invalid.
   void query(const Shape& shape, std::uint64_t mask, std::vector<ShapeHandle>& out);
-  /// The shapes the closed segment `cast` touches (as query()), into `hits` (replaced),
-  /// ordered by t, then handle. The hit or miss is exact; t and the point are rounded
-  /// (CastHit).
+  /// Casts. A segment cast {a, b} is a ray with a maximum distance (Box2D's origin and
+  /// translation: b = origin + translation): its end is a float, so "within the distance"
+  /// is decided exactly too. A Ray (ray.hpp) has no end. Each finds the live shapes it
+  /// touches whose category shares a bit with `mask`, walking the grids' cells along it
+  /// (never a test of every shape), wherever it starts and however far it goes; the hit or
+  /// miss of every shape is exact (a cast that starts inside a shape, runs along an edge,
+  /// or passes exactly through a corner or an endpoint included); t, the point and the
+  /// normal are rounded (CastHit). Hits are ordered by t, then handle. Builds the grids
+  /// that changed since the last query or step. Throws hitgrid::Error for a non-finite
+  /// cast.
+  ///
+  /// Every hit, into `hits` (replaced).
   void cast(const Segment& cast, std::uint64_t mask, std::vector<CastHit>& hits);
+  void cast(const Ray& ray, std::uint64_t mask, std::vector<CastHit>& hits);
+  /// The first hit (least t, then least handle), or none.
+  std::optional<CastHit> cast_nearest(const Segment& cast, std::uint64_t mask);
+  std::optional<CastHit> cast_nearest(const Ray& ray, std::uint64_t mask);
+  /// Many casts at once, in parallel on the world's threads (and each cell's boxes on the
+  /// SIMD lanes of the grid's range search): cast i's hits are hits[offsets[i]] up to
+  /// hits[offsets[i + 1]] (offsets gets casts.size() + 1 entries), every hit or only the
+  /// nearest; the same answer as one cast at a time, on any thread count.
+  void cast(std::span<const Segment> casts, std::uint64_t mask, CastHits which, std::vector<CastHit>& hits,
+            std::vector<std::size_t>& offsets);
+  void cast(std::span<const Ray> rays, std::uint64_t mask, CastHits which, std::vector<CastHit>& hits,
+            std::vector<std::size_t>& offsets);
 
   /// After step(): for each dynamic circle with a displacement, the shapes it touches at
   /// some time of the frame (the swept disk against their current shapes, or against
@@ -216,7 +246,10 @@ class World {
   /// of contact. The filters and body rules of pairs apply.
   std::span<const Impact> impacts() const;
 
-  /// Gives back the scratch memory kept between steps (the shapes and pairs stay).
+  /// Gives back the scratch memory kept between steps (the shapes and pairs stay), to the
+  /// system. Measured at 1M moving shapes of the mixed family (1.2 pairs per shape): a
+  /// world holds about 270 bytes per shape between steps, about 130 after this (the
+  /// shapes, slots, filters, pairs and events); the next step takes the rest again.
   void release_memory();
 
  private:
