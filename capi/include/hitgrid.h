@@ -119,9 +119,17 @@ typedef struct hitgrid_shape {
   float v[4];
 } hitgrid_shape;
 
+/* A segment cast {a, b} is a ray with a maximum distance: its end is a float, so "within
+ * the distance" is decided exactly too. */
 typedef struct hitgrid_segment {
   float ax, ay, bx, by;
 } hitgrid_segment;
+
+/* A ray: origin + t direction, t >= 0, no end; t counts in lengths of the direction (which
+ * need not be a unit vector). */
+typedef struct hitgrid_ray {
+  float ox, oy, dx, dy;
+} hitgrid_ray;
 
 /* Two shapes are tested only if (a.category & b.mask) != 0 and (b.category & a.mask) != 0. */
 typedef struct hitgrid_filter {
@@ -141,7 +149,8 @@ typedef struct hitgrid_handle_pair {
   hitgrid_handle a, b;
 } hitgrid_handle_pair;
 
-/* A shape a cast meets, first at time t of the cast a + t (b - a), t in [0, 1]: the hit
+/* A shape a cast meets, first at time t of the cast (a segment's a + t (b - a), t in
+ * [0, 1]; a ray's origin + t direction, t >= 0): the hit
  * or miss is exact; |t - t*| <= 2^-45 |t*| and t is exactly 0 when the cast starts in the
  * shape; (x, y) is the cast's point at t; (nx, ny) the shape's outward unit normal there,
  * (0, 0) when the cast starts inside or runs along a segment. */
@@ -170,6 +179,8 @@ typedef struct hitgrid_world_options {
   float large_cell_size;
   float margin;          /* contact margin: shapes at most this far apart touch; >= 0 */
   uint32_t reserved;
+  uint64_t small_frame_shapes; /* frames with fewer dynamic shapes (and batches of fewer
+                                  than 64 casts) run on the calling thread; default 2048 */
 } hitgrid_world_options;
 
 typedef struct hitgrid_find_pairs_options {
@@ -307,18 +318,27 @@ hitgrid_status hitgrid_world_query(hitgrid_world* world, const hitgrid_shape* sh
 /* Every shape the closed segment touches, by t, then handle. */
 hitgrid_status hitgrid_world_cast(hitgrid_world* world, const hitgrid_segment* cast, uint64_t mask,
                                   const hitgrid_cast_hit** hits, size_t* count);
-/* The first shape the segment touches (the first of hitgrid_world_cast): *hit is 1 and
- * *nearest set, or *hit is 0 and *nearest zeroed. Writes into the caller's struct. */
+/* Every shape the ray touches, by t, then handle. */
+hitgrid_status hitgrid_world_cast_ray(hitgrid_world* world, const hitgrid_ray* ray, uint64_t mask,
+                                      const hitgrid_cast_hit** hits, size_t* count);
+/* The first shape the cast touches (least t, then least handle): *hit is 1 and *nearest
+ * set, or *hit is 0 and *nearest zeroed. Writes into the caller's struct. Stops early:
+ * cheaper than the first of all hits. */
 hitgrid_status hitgrid_world_cast_nearest(hitgrid_world* world, const hitgrid_segment* cast, uint64_t mask,
                                           hitgrid_cast_hit* nearest, int* hit);
-/* Many casts at once: the hits of casts[i] are hits[offsets[i]] .. hits[offsets[i + 1] - 1]
- * (offsets has count + 1 entries; both borrowed as above). */
+hitgrid_status hitgrid_world_cast_ray_nearest(hitgrid_world* world, const hitgrid_ray* ray, uint64_t mask,
+                                              hitgrid_cast_hit* nearest, int* hit);
+/* Many casts at once, in parallel on the world's threads, the same answer as one at a
+ * time: the hits of casts[i] are hits[offsets[i]] .. hits[offsets[i + 1] - 1] (offsets
+ * has count + 1 entries; both borrowed as above); with nearest_only != 0, at most one hit
+ * per cast, its nearest. A cast with a NaN or infinite number is HITGRID_ERROR (one
+ * refuses its whole batch). */
 hitgrid_status hitgrid_world_cast_many(hitgrid_world* world, const hitgrid_segment* casts, size_t count,
-                                       uint64_t mask, const hitgrid_cast_hit** hits, const size_t** offsets);
-/* The first hit of each cast into the caller's nearest[count]; a miss has handle 0 and
- * every other field 0. */
-hitgrid_status hitgrid_world_cast_nearest_many(hitgrid_world* world, const hitgrid_segment* casts, size_t count,
-                                               uint64_t mask, hitgrid_cast_hit* nearest);
+                                       uint64_t mask, int nearest_only, const hitgrid_cast_hit** hits,
+                                       const size_t** offsets);
+hitgrid_status hitgrid_world_cast_ray_many(hitgrid_world* world, const hitgrid_ray* rays, size_t count,
+                                           uint64_t mask, int nearest_only, const hitgrid_cast_hit** hits,
+                                           const size_t** offsets);
 
 /* Gives back the scratch memory the world keeps between steps (shapes, pairs and events
  * stay). */

@@ -18,7 +18,8 @@ namespace hitgrid::capi {
 static_assert(sizeof(hitgrid_shape) == 20 && alignof(hitgrid_shape) == 4);
 static_assert(sizeof(hitgrid_shape_def) == 48 && offsetof(hitgrid_shape_def, filter) == 24);
 static_assert(sizeof(hitgrid_handle_pair) == 16 && sizeof(hitgrid_cast_hit) == 48 && sizeof(hitgrid_impact) == 32);
-static_assert(sizeof(hitgrid_world_options) == 24 && sizeof(hitgrid_find_pairs_options) == 32);
+static_assert(sizeof(hitgrid_world_options) == 32 && sizeof(hitgrid_find_pairs_options) == 32);
+static_assert(sizeof(hitgrid_ray) == 16 && sizeof(hitgrid_segment) == 16);
 static_assert(sizeof(hitgrid_status) == sizeof(int), "an enum the size of C's int");
 // The finder's pairs go out as they are: a Pair is its 64-bit key, (lower id << 32) | higher.
 static_assert(sizeof(Pair) == sizeof(hitgrid_pair));

@@ -4,6 +4,7 @@
 // when first asked for after a step, into arrays the C world keeps until the next step.
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -29,9 +30,8 @@ struct hitgrid_world {
   std::vector<hitgrid::CastHit> cast_hits;
   std::vector<hitgrid_cast_hit> cast_out;
   std::vector<size_t> cast_offsets;
-  // cast_many builds here and swaps, so that a failure leaves the last results as they were.
-  std::vector<hitgrid_cast_hit> cast_build;
-  std::vector<size_t> offsets_build;
+  std::vector<hitgrid::Segment> segment_casts;
+  std::vector<hitgrid::Ray> ray_casts;
   // Scratch of the bulk calls.
   std::vector<hitgrid::ShapeDef> defs;
   std::vector<hitgrid::ShapeHandle> handles;
@@ -59,6 +59,7 @@ WorldOptions world_options_of(const hitgrid_world_options& o) {
   w.cell_size = o.cell_size;
   w.large_cell_size = o.large_cell_size;
   w.margin = o.margin;
+  w.small_frame_shapes = static_cast<std::size_t>(o.small_frame_shapes);
   return w;
 }
 
@@ -99,10 +100,34 @@ void write_handles(std::span<const ShapeHandle> from, hitgrid_handle* to) {
   std::transform(from.begin(), from.end(), to, bits_of);
 }
 
-/// Runs one cast into the world's hit scratch (C++ layout).
-void cast_into(hitgrid_world* w, const hitgrid_segment& s, std::uint64_t mask, std::size_t position = 0) {
-  const Shape cast = checked_shape(Segment{{s.ax, s.ay}, {s.bx, s.by}}, position);
-  w->world.cast(std::get<Segment>(cast), mask, w->cast_hits);
+/// A C cast as the C++ one (World refuses a non-finite one: hitgrid::Error).
+Segment segment_of(const hitgrid_segment& s) { return {{s.ax, s.ay}, {s.bx, s.by}}; }
+Ray ray_of(const hitgrid_ray& r) { return {{r.ox, r.oy}, {r.dx, r.dy}}; }
+
+/// The last cast's hits (C++ layout) into the C results.
+void publish_hits(hitgrid_world* w, const hitgrid_cast_hit** hits, size_t* count) {
+  w->cast_out.resize(w->cast_hits.size());
+  std::transform(w->cast_hits.begin(), w->cast_hits.end(), w->cast_out.begin(), c_hit_of);
+  *hits = w->cast_out.data();
+  *count = w->cast_out.size();
+}
+
+void publish_nearest(const std::optional<CastHit>& h, hitgrid_cast_hit* nearest, int* hit) {
+  *hit = h ? 1 : 0;
+  *nearest = h ? c_hit_of(*h) : hitgrid_cast_hit{};
+}
+
+/// A batch of casts (C++ casts in `casts`) into the C results.
+template <class Cast>
+void cast_batch(hitgrid_world* w, std::span<const Cast> casts, std::uint64_t mask, int nearest_only,
+                const hitgrid_cast_hit** hits, const size_t** offsets) {
+  std::vector<std::size_t> cpp_offsets;
+  w->world.cast(casts, mask, nearest_only ? CastHits::nearest : CastHits::all, w->cast_hits, cpp_offsets);
+  w->cast_out.resize(w->cast_hits.size());
+  std::transform(w->cast_hits.begin(), w->cast_hits.end(), w->cast_out.begin(), c_hit_of);
+  w->cast_offsets.assign(cpp_offsets.begin(), cpp_offsets.end());
+  *hits = w->cast_out.data();
+  *offsets = w->cast_offsets.data();
 }
 
 }  // namespace
@@ -116,7 +141,8 @@ extern "C" {
 hitgrid_status hitgrid_world_options_init(hitgrid_world_options* options) {
   return guarded(__func__, [&] {
     const hitgrid::WorldOptions d;
-    *required(options, "options") = {d.threads, HITGRID_ISA_AUTO, d.cell_size, d.large_cell_size, d.margin, 0};
+    *required(options, "options") = {d.threads,       HITGRID_ISA_AUTO, d.cell_size, d.large_cell_size,
+                                     d.margin,        0,                d.small_frame_shapes};
   });
 }
 
@@ -362,11 +388,19 @@ hitgrid_status hitgrid_world_cast(hitgrid_world* world, const hitgrid_segment* c
     required(world, "world");
     required(hits, "hits");
     required(count, "count");
-    cast_into(world, *required(cast, "cast"), mask);
-    world->cast_out.resize(world->cast_hits.size());
-    std::transform(world->cast_hits.begin(), world->cast_hits.end(), world->cast_out.begin(), c_hit_of);
-    *hits = world->cast_out.data();
-    *count = world->cast_out.size();
+    world->world.cast(segment_of(*required(cast, "cast")), mask, world->cast_hits);
+    publish_hits(world, hits, count);
+  });
+}
+
+hitgrid_status hitgrid_world_cast_ray(hitgrid_world* world, const hitgrid_ray* ray, uint64_t mask,
+                                      const hitgrid_cast_hit** hits, size_t* count) {
+  return guarded(__func__, [&] {
+    required(world, "world");
+    required(hits, "hits");
+    required(count, "count");
+    world->world.cast(ray_of(*required(ray, "ray")), mask, world->cast_hits);
+    publish_hits(world, hits, count);
   });
 }
 
@@ -376,45 +410,45 @@ hitgrid_status hitgrid_world_cast_nearest(hitgrid_world* world, const hitgrid_se
     required(world, "world");
     required(nearest, "nearest");
     required(hit, "hit");
-    cast_into(world, *required(cast, "cast"), mask);
-    *hit = world->cast_hits.empty() ? 0 : 1;
-    *nearest = world->cast_hits.empty() ? hitgrid_cast_hit{} : c_hit_of(world->cast_hits.front());
+    publish_nearest(world->world.cast_nearest(segment_of(*required(cast, "cast")), mask), nearest, hit);
+  });
+}
+
+hitgrid_status hitgrid_world_cast_ray_nearest(hitgrid_world* world, const hitgrid_ray* ray, uint64_t mask,
+                                              hitgrid_cast_hit* nearest, int* hit) {
+  return guarded(__func__, [&] {
+    required(world, "world");
+    required(nearest, "nearest");
+    required(hit, "hit");
+    publish_nearest(world->world.cast_nearest(ray_of(*required(ray, "ray")), mask), nearest, hit);
   });
 }
 
 hitgrid_status hitgrid_world_cast_many(hitgrid_world* world, const hitgrid_segment* casts, size_t count,
-                                       uint64_t mask, const hitgrid_cast_hit** hits, const size_t** offsets) {
+                                       uint64_t mask, int nearest_only, const hitgrid_cast_hit** hits,
+                                       const size_t** offsets) {
   return guarded(__func__, [&] {
     required(world, "world");
     required(hits, "hits");
     required(offsets, "offsets");
     if (count != 0) required(casts, "casts");
-    world->cast_build.clear();
-    world->offsets_build.assign(1, 0);
-    for (size_t i = 0; i < count; ++i) {
-      cast_into(world, casts[i], mask, i);
-      for (const hitgrid::CastHit& h : world->cast_hits) world->cast_build.push_back(c_hit_of(h));
-      world->offsets_build.push_back(world->cast_build.size());
-    }
-    world->cast_out.swap(world->cast_build);
-    world->cast_offsets.swap(world->offsets_build);
-    *hits = world->cast_out.data();
-    *offsets = world->cast_offsets.data();
+    world->segment_casts.resize(count);
+    for (size_t i = 0; i < count; ++i) world->segment_casts[i] = segment_of(casts[i]);
+    cast_batch<hitgrid::Segment>(world, world->segment_casts, mask, nearest_only, hits, offsets);
   });
 }
 
-hitgrid_status hitgrid_world_cast_nearest_many(hitgrid_world* world, const hitgrid_segment* casts, size_t count,
-                                               uint64_t mask, hitgrid_cast_hit* nearest) {
+hitgrid_status hitgrid_world_cast_ray_many(hitgrid_world* world, const hitgrid_ray* rays, size_t count,
+                                           uint64_t mask, int nearest_only, const hitgrid_cast_hit** hits,
+                                           const size_t** offsets) {
   return guarded(__func__, [&] {
     required(world, "world");
-    if (count != 0) {
-      required(casts, "casts");
-      required(nearest, "nearest");
-    }
-    for (size_t i = 0; i < count; ++i) {
-      cast_into(world, casts[i], mask, i);
-      nearest[i] = world->cast_hits.empty() ? hitgrid_cast_hit{} : c_hit_of(world->cast_hits.front());
-    }
+    required(hits, "hits");
+    required(offsets, "offsets");
+    if (count != 0) required(rays, "rays");
+    world->ray_casts.resize(count);
+    for (size_t i = 0; i < count; ++i) world->ray_casts[i] = ray_of(rays[i]);
+    cast_batch<hitgrid::Ray>(world, world->ray_casts, mask, nearest_only, hits, offsets);
   });
 }
 
@@ -426,8 +460,8 @@ hitgrid_status hitgrid_world_release_memory(hitgrid_world* world) {
     world->cast_hits = {};
     world->cast_out = {};
     world->cast_offsets = {};
-    world->cast_build = {};
-    world->offsets_build = {};
+    world->segment_casts = {};
+    world->ray_casts = {};
     world->defs = {};
     world->handles = {};
     world->shapes = {};

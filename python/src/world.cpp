@@ -5,6 +5,8 @@
 
 #include <mutex>
 #include <optional>
+#include <span>
+#include <type_traits>
 #include <string>
 #include <vector>
 
@@ -70,9 +72,6 @@ void handles_of(PyWorld& w, const py::object& handles) {
   for (std::size_t i = 0; i < w.handles.size(); ++i) w.handles[i] = handle_of(a.data()[i]);
 }
 
-Segment segment_of(const py::object& cast) {
-  return std::get<Segment>(shape_of("segment", cast));
-}
 
 py::object tuple_of(const Shape& shape) {
   if (const auto* s = std::get_if<Segment>(&shape)) return py::make_tuple("segment", py::make_tuple(s->a.x, s->a.y, s->b.x, s->b.y));
@@ -81,30 +80,70 @@ py::object tuple_of(const Shape& shape) {
   return py::make_tuple("box", py::make_tuple(b.min.x, b.min.y, b.max.x, b.max.y));
 }
 
-/// Every cast of the (N, 4) array `casts`, without the GIL: each hit as a record, and
-/// offsets (cast i's hits are out[offsets[i]:offsets[i + 1]]); or, `nearest`, one record
-/// per cast, handle 0 for a miss.
-struct CastBatch {
-  std::vector<HitRecord> hits;
-  std::vector<std::uint64_t> offsets;
-};
-CastBatch cast_rows(PyWorld& w, const py::object& casts, std::uint64_t mask, bool nearest) {
+/// A cast's numbers: a segment (ax, ay, bx, by) or a ray (ox, oy, dx, dy). World refuses
+/// a non-finite one (hitgrid.Error).
+template <class Cast>
+Cast cast_of(const py::object& numbers) {
+  const std::vector<float> v = read_row(numbers, 4, std::is_same_v<Cast, Ray> ? "ray" : "cast");
+  return {{v[0], v[1]}, {v[2], v[3]}};
+}
+
+/// The casts of an (N, 4) array, batched on the world's threads without the GIL: all hits
+/// (hits, offsets: cast i's are hits[offsets[i]:offsets[i + 1]]) or, `nearest`, one
+/// record per cast, handle 0 for a miss.
+template <class Cast>
+py::object cast_rows(PyWorld& w, const py::object& casts, std::uint64_t mask, bool nearest) {
   RowsInput in;
-  read_rows(casts, 4, "casts", in);
-  CastBatch out;
-  out.offsets.assign(1, 0);
-  py::gil_scoped_release release;
-  for (std::size_t i = 0; i < in.rows.count; ++i) {
-    const Shape s = checked_shape(shape_of_row(ShapeKind::segment, in.rows, i), i);
-    w.world.cast(std::get<Segment>(s), mask, w.hits);
-    if (nearest) {
-      out.hits.push_back(w.hits.empty() ? HitRecord{} : record_of(w.hits.front()));
-    } else {
-      for (const CastHit& h : w.hits) out.hits.push_back(record_of(h));
+  read_rows(casts, 4, std::is_same_v<Cast, Ray> ? "rays" : "casts", in);
+  std::vector<Cast> batch(in.rows.count);
+  std::vector<std::size_t> offsets;
+  std::vector<HitRecord> out;
+  {
+    py::gil_scoped_release release;
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      const Shape row = shape_of_row(ShapeKind::segment, in.rows, i);  // four floats, not checked
+      const Segment& s = std::get<Segment>(row);
+      batch[i] = {s.a, s.b};
     }
-    out.offsets.push_back(out.hits.size());
+    w.world.cast(std::span<const Cast>(batch), mask, nearest ? CastHits::nearest : CastHits::all, w.hits, offsets);
+    if (nearest) {
+      out.resize(batch.size());
+      for (std::size_t i = 0; i < batch.size(); ++i)
+        if (offsets[i + 1] > offsets[i]) out[i] = record_of(w.hits[offsets[i]]);
+    } else {
+      for (const CastHit& h : w.hits) out.push_back(record_of(h));
+    }
   }
-  return out;
+  if (nearest) return hits_array(out);
+  return py::make_tuple(hits_array(out), py::array_t<std::uint64_t>(static_cast<py::ssize_t>(offsets.size()),
+                                                                      reinterpret_cast<const std::uint64_t*>(offsets.data())));
+}
+
+template <class Cast>
+py::object cast_all(PyWorld& w, const py::object& numbers, std::uint64_t mask) {
+  const auto lock = hold(w);
+  const Cast c = cast_of<Cast>(numbers);
+  std::vector<HitRecord> out;
+  {
+    py::gil_scoped_release release;
+    w.world.cast(c, mask, w.hits);
+    for (const CastHit& h : w.hits) out.push_back(record_of(h));
+  }
+  return hits_array(out);
+}
+
+template <class Cast>
+py::object cast_first(PyWorld& w, const py::object& numbers, std::uint64_t mask) {
+  const auto lock = hold(w);
+  const Cast c = cast_of<Cast>(numbers);
+  std::optional<CastHit> hit;
+  {
+    py::gil_scoped_release release;
+    hit = w.world.cast_nearest(c, mask);
+  }
+  if (!hit) return py::none();
+  const HitRecord r = record_of(*hit);
+  return hits_array({&r, 1})[py::int_(0)];
 }
 
 }  // namespace
@@ -118,8 +157,9 @@ Shapes have stable integer handles; static shapes never pair with each other; st
 finds the pairs touching now and the begin / end events since the last step, exactly, the
 same on any thread count and ISA. A World is used from one thread at a time.)")
       .def(py::init([](unsigned threads, const std::string& isa, float cell_size, float large_cell_size,
-                       float margin) {
+                       float margin, std::size_t small_frame_shapes) {
              WorldOptions o;
+             o.small_frame_shapes = small_frame_shapes;
              o.threads = threads;
              o.isa = isa_of(isa);
              o.cell_size = cell_size;
@@ -128,7 +168,7 @@ same on any thread count and ISA. A World is used from one thread at a time.)")
              return std::make_unique<PyWorld>(o);
            }),
            py::kw_only(), "threads"_a = 0u, "isa"_a = "auto", "cell_size"_a = 0.0f, "large_cell_size"_a = 0.0f,
-           "margin"_a = 0.0f)
+           "margin"_a = 0.0f, "small_frame_shapes"_a = WorldOptions{}.small_frame_shapes)
       .def(
           "create",
           [](PyWorld& w, const std::string& kind, const py::object& coords, const std::string& body,
@@ -290,53 +330,49 @@ same on any thread count and ISA. A World is used from one thread at a time.)")
           },
           "Handles of the live shapes touching the shape (a zero-size circle or box: a point), sorted.", "kind"_a,
           "coords"_a, "mask"_a = all_bits)
-      .def(
-          "cast",
-          [](PyWorld& w, const py::object& cast, std::uint64_t mask) {
-            const auto lock = hold(w);
-            const Segment s = segment_of(cast);
-            std::vector<HitRecord> out;
-            {
-              py::gil_scoped_release release;
-              w.world.cast(s, mask, w.hits);
-              for (const CastHit& h : w.hits) out.push_back(record_of(h));
-            }
-            return hits_array(out);
-          },
-          "Every shape the segment (ax, ay, bx, by) touches, by t: records (handle, t, x, y, nx, ny).", "cast"_a,
-          "mask"_a = all_bits)
-      .def(
-          "cast_nearest",
-          [](PyWorld& w, const py::object& cast, std::uint64_t mask) -> py::object {
-            const auto lock = hold(w);
-            const Segment s = segment_of(cast);
-            {
-              py::gil_scoped_release release;
-              w.world.cast(s, mask, w.hits);
-            }
-            if (w.hits.empty()) return py::none();
-            const HitRecord r = record_of(w.hits.front());
-            return hits_array({&r, 1})[py::int_(0)];
-          },
-          "The first shape the segment touches, as one record, or None.", "cast"_a, "mask"_a = all_bits)
+      .def("cast", &cast_all<Segment>,
+           "Every shape the segment (ax, ay, bx, by) touches, by t: records (handle, t, x, y, nx, ny).", "cast"_a,
+           "mask"_a = all_bits)
+      .def("cast_ray", &cast_all<Ray>,
+           "Every shape the ray (ox, oy, dx, dy) touches (origin + t direction, t >= 0), by t.", "ray"_a,
+           "mask"_a = all_bits)
+      .def("cast_nearest", &cast_first<Segment>, "The first shape the segment touches, as one record, or None.",
+           "cast"_a, "mask"_a = all_bits)
+      .def("cast_ray_nearest", &cast_first<Ray>, "The first shape the ray touches, as one record, or None.", "ray"_a,
+           "mask"_a = all_bits)
       .def(
           "cast_many",
           [](PyWorld& w, const py::object& casts, std::uint64_t mask) {
             const auto lock = hold(w);
-            const CastBatch b = cast_rows(w, casts, mask, false);
-            return py::make_tuple(hits_array(b.hits), py::array_t<std::uint64_t>(
-                                                          static_cast<py::ssize_t>(b.offsets.size()), b.offsets.data()));
+            return cast_rows<Segment>(w, casts, mask, false);
           },
-          "Casts from an (N, 4) array: (hits, offsets), cast i's hits are hits[offsets[i]:offsets[i + 1]].",
+          "Segment casts from an (N, 4) array, in parallel: (hits, offsets), cast i's hits are "
+          "hits[offsets[i]:offsets[i + 1]].",
           "casts"_a, "mask"_a = all_bits)
       .def(
           "cast_nearest_many",
           [](PyWorld& w, const py::object& casts, std::uint64_t mask) {
             const auto lock = hold(w);
-            return hits_array(cast_rows(w, casts, mask, true).hits);
+            return cast_rows<Segment>(w, casts, mask, true);
           },
-          "The first hit of each cast of an (N, 4) array, one record each; handle 0 (and zeros) for a miss.",
+          "The first hit of each segment cast of an (N, 4) array, one record each; handle 0 (and zeros) for a miss.",
           "casts"_a, "mask"_a = all_bits)
+      .def(
+          "cast_ray_many",
+          [](PyWorld& w, const py::object& rays, std::uint64_t mask) {
+            const auto lock = hold(w);
+            return cast_rows<Ray>(w, rays, mask, false);
+          },
+          "Ray casts from an (N, 4) array (ox, oy, dx, dy), in parallel: (hits, offsets).", "rays"_a,
+          "mask"_a = all_bits)
+      .def(
+          "cast_ray_nearest_many",
+          [](PyWorld& w, const py::object& rays, std::uint64_t mask) {
+            const auto lock = hold(w);
+            return cast_rows<Ray>(w, rays, mask, true);
+          },
+          "The first hit of each ray of an (N, 4) array, one record each; handle 0 for a miss.", "rays"_a,
+          "mask"_a = all_bits)
       .def(
           "release_memory",
           [](PyWorld& w) {

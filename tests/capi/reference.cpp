@@ -112,6 +112,16 @@ size_t reference_cast(reference_world* world, const hitgrid_segment* cast, uint6
   return copy_out(c, out, capacity);
 }
 
+size_t reference_cast_ray(reference_world* world, const hitgrid_ray* ray, uint64_t mask, hitgrid_cast_hit* out,
+                          size_t capacity) {
+  std::vector<hitgrid::CastHit> hits;
+  world->world.cast(hitgrid::Ray{{ray->ox, ray->oy}, {ray->dx, ray->dy}}, mask, hits);
+  std::vector<hitgrid_cast_hit> c;
+  for (const hitgrid::CastHit& h : hits)
+    c.push_back({h.handle.bits(), h.t, h.point.x, h.point.y, h.normal.x, h.normal.y});
+  return copy_out(c, out, capacity);
+}
+
 size_t reference_find_pairs(const hitgrid_shape_arrays* shapes, uint64_t* out, size_t capacity) {
   hitgrid::Scene scene;
   for (size_t i = 0; i < shapes->segment_count; ++i) {

@@ -33,6 +33,8 @@ size_t reference_query(reference_world* world, const hitgrid_shape* shape, uint6
                        size_t capacity);
 size_t reference_cast(reference_world* world, const hitgrid_segment* cast, uint64_t mask, hitgrid_cast_hit* out,
                       size_t capacity);
+size_t reference_cast_ray(reference_world* world, const hitgrid_ray* ray, uint64_t mask, hitgrid_cast_hit* out,
+                          size_t capacity);
 /* hitgrid::find_pairs on the same arrays, pair keys. */
 size_t reference_find_pairs(const hitgrid_shape_arrays* shapes, uint64_t* out, size_t capacity);
 

@@ -127,7 +127,6 @@ static void compare_frame(hitgrid_world* world, reference_world* ref, size_t* pa
   {
     hitgrid_segment casts[6];
     static hitgrid_cast_hit expected[1 << 12];
-    hitgrid_cast_hit nearest[6];
     const hitgrid_cast_hit* hits;
     const size_t* offsets;
     size_t counts[6];
@@ -146,14 +145,46 @@ static void compare_frame(hitgrid_world* world, reference_world* ref, size_t* pa
       CHECK(hit == (n > 0));
       CHECK(n == 0 ? first.handle == 0 && first.t == 0 : same_hits(&first, expected, 1));
     }
-    OK(hitgrid_world_cast_many(world, casts, 6, ~(uint64_t)0, &hits, &offsets));
-    OK(hitgrid_world_cast_nearest_many(world, casts, 6, ~(uint64_t)0, nearest));
-    CHECK(offsets[0] == 0);
-    for (k = 0; k < 6; ++k) {
-      CHECK(offsets[k + 1] - offsets[k] == counts[k]);
-      reference_cast(ref, &casts[k], ~(uint64_t)0, expected, sizeof expected / sizeof expected[0]);
-      CHECK(same_hits(hits + offsets[k], expected, counts[k]));
-      CHECK(counts[k] == 0 ? nearest[k].handle == 0 : same_hits(&nearest[k], expected, 1));
+    {
+      /* Batched: every hit, then the nearest only, each equal to one cast at a time. */
+      const hitgrid_cast_hit* nearest_hits;
+      const size_t* nearest_offsets;
+      OK(hitgrid_world_cast_many(world, casts, 6, ~(uint64_t)0, 0, &hits, &offsets));
+      CHECK(offsets[0] == 0);
+      for (k = 0; k < 6; ++k) {
+        CHECK(offsets[k + 1] - offsets[k] == counts[k]);
+        reference_cast(ref, &casts[k], ~(uint64_t)0, expected, sizeof expected / sizeof expected[0]);
+        CHECK(same_hits(hits + offsets[k], expected, counts[k]));
+      }
+      OK(hitgrid_world_cast_many(world, casts, 6, ~(uint64_t)0, 1, &nearest_hits, &nearest_offsets));
+      for (k = 0; k < 6; ++k) {
+        reference_cast(ref, &casts[k], ~(uint64_t)0, expected, sizeof expected / sizeof expected[0]);
+        CHECK(nearest_offsets[k + 1] - nearest_offsets[k] == (counts[k] > 0 ? 1u : 0u));
+        CHECK(counts[k] == 0 || same_hits(nearest_hits + nearest_offsets[k], expected, 1));
+      }
+    }
+    {
+      /* Rays: one, nearest, and batched, from inside the world outwards (no end). */
+      hitgrid_ray rays[4];
+      for (k = 0; k < 4; ++k) {
+        rays[k].ox = uniform(0, 60); rays[k].oy = uniform(0, 60);
+        rays[k].dx = uniform(-1, 1); rays[k].dy = k == 3 ? 0 : uniform(-1, 1);
+      }
+      for (k = 0; k < 4; ++k) {
+        hitgrid_cast_hit first;
+        int hit;
+        OK(hitgrid_world_cast_ray(world, &rays[k], ~(uint64_t)0, &hits, &n));
+        counts[k] = n;
+        CHECK(reference_cast_ray(ref, &rays[k], ~(uint64_t)0, expected, sizeof expected / sizeof expected[0]) == n);
+        CHECK(same_hits(hits, expected, n));
+        OK(hitgrid_world_cast_ray_nearest(world, &rays[k], ~(uint64_t)0, &first, &hit));
+        CHECK(hit == (n > 0) && (n == 0 || same_hits(&first, expected, 1)));
+      }
+      OK(hitgrid_world_cast_ray_many(world, rays, 4, ~(uint64_t)0, 0, &hits, &offsets));
+      for (k = 0; k < 4; ++k) {
+        reference_cast_ray(ref, &rays[k], ~(uint64_t)0, expected, sizeof expected / sizeof expected[0]);
+        CHECK(offsets[k + 1] - offsets[k] == counts[k] && same_hits(hits + offsets[k], expected, counts[k]));
+      }
     }
   }
 }
@@ -429,7 +460,15 @@ static void test_errors(void) {
   OK(hitgrid_world_create(world, defs, &h));
   CHECK(hitgrid_world_set_displacement(world, h, 1, 0) == HITGRID_ERROR); /* a box */
 
+  {
+    const hitgrid_ray bad = {0, 0, (float)INFINITY, 0};
+    const hitgrid_cast_hit* hits;
+    size_t count;
+    CHECK(hitgrid_world_cast_ray(world, &bad, ~(uint64_t)0, &hits, &count) == HITGRID_ERROR);
+    CHECK(strstr(hitgrid_last_error(), "finite") != NULL);
+  }
   OK(hitgrid_world_options_init(&options));
+  CHECK(options.small_frame_shapes == 2048);
   options.margin = -1;
   CHECK(hitgrid_world_new(&options, &world) == HITGRID_ERROR);
   CHECK(strstr(hitgrid_last_error(), "margin") != NULL);

@@ -92,6 +92,18 @@ def test_queries_and_casts_in_batches():
             assert nearest[i] == one[0] and world.cast_nearest(c) == one[0]
         else:
             assert nearest[i]["handle"] == 0 and world.cast_nearest(c) is None
+    # Rays: no end; batched equals one at a time.
+    rays = np.hstack([rng.uniform(0, 40, (30, 2)), rng.uniform(-1, 1, (30, 2))]).astype(np.float32)
+    ray_hits, ray_offsets = world.cast_ray_many(rays)
+    ray_nearest = world.cast_ray_nearest_many(rays)
+    for i, r in enumerate(rays):
+        one = world.cast_ray(r)
+        np.testing.assert_array_equal(one, ray_hits[ray_offsets[i]:ray_offsets[i + 1]])
+        assert (world.cast_ray_nearest(r) == one[0]) if len(one) else world.cast_ray_nearest(r) is None
+        assert ray_nearest[i] == one[0] if len(one) else ray_nearest[i]["handle"] == 0
+    assert len(ray_hits) > len(rays)
+    with pytest.raises(hitgrid.Error, match="finite"):
+        world.cast_ray((0, 0, np.inf, 0))
     # mask: only category 2 (the segments)
     masked = world.cast_many(casts, mask=2)[0]
     assert 0 < len(masked) < len(hits)
