@@ -16,10 +16,11 @@ case "$config" in
   # costs minutes under TSan (docs/testing.md gives the numbers).
   tsan) args=(-DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo
               "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g" -DHITGRID_SANITIZE_THREAD=ON -DHITGRID_BUILD_BENCH=OFF
+              -DHITGRID_BUILD_CAPI=OFF -DHITGRID_BUILD_PYTHON=OFF
               "-DHITGRID_TEST_ONLY=broadphase/test_(find_pairs|grid|grid_index|home_grid|tiled_grid|large_spans|block_cache|brute_force|sweep_and_prune|counting_sort|radix_sort|sorted_pairs)\\.cpp|world/") ;;
   fuzz) args=(-DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo
               "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g" -DHITGRID_FUZZ=ON -DHITGRID_BUILD_TESTS=OFF
-              -DHITGRID_BUILD_BENCH=OFF -DHITGRID_BUILD_APPS=OFF) ;;
+              -DHITGRID_BUILD_BENCH=OFF -DHITGRID_BUILD_APPS=OFF -DHITGRID_BUILD_CAPI=OFF -DHITGRID_BUILD_PYTHON=OFF) ;;
   *) echo "usage: scripts/build.sh release|asan|tsan|fuzz" >&2; exit 2 ;;
 esac
 cmake -S . -B "build/$config" -G Ninja "${args[@]}"

@@ -13,6 +13,7 @@ packages=(
   libbox2d-dev libcgal-dev libbullet-dev  # peer libraries: benchmarks and compare_peers (bench/peers)
   python3 python3-matplotlib         # report plots (scripts/bench_report.sh, tools/bench_report.py)
   librsvg2-bin                       # rsvg-convert: SVG pictures (hitgrid draw / rope) to PNG
+  pybind11-dev python3-dev python3-numpy python3-pytest  # the Python module (python/) and its tests
 )
 
 sudo=""

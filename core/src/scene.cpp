@@ -1,8 +1,15 @@
 #include "hitgrid/core/scene.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
+#include <functional>
 #include <initializer_list>
+#include <limits>
+#include <utility>
+#include <vector>
 
 #include "hitgrid/core/error.hpp"
 #include "hitgrid/core/detail/fnv1a.hpp"
@@ -165,6 +172,255 @@ void Scene::recompute_bounds() {
   for (std::uint32_t i = 0; i < segment_count(); ++i) extend(hitgrid::bounds(segment(i)));
   for (std::uint32_t i = 0; i < circle_count(); ++i) extend(hitgrid::bounds(circle(i)));
   for (std::uint32_t i = 0; i < box_count(); ++i) extend(hitgrid::bounds(box(i)));
+}
+
+namespace {
+
+// Scene::assign reads each kind's rows twice, in chunks that may run on several threads:
+// a check (every coordinate finite, radii >= 0, boxes not inverted, and the bounds) that
+// writes nothing, then the copy into the columns. The loops are branch-free so that the
+// compiler vectorizes them; only when a chunk holds an invalid row is it walked again
+// with Scene::add's checks, which name the first one. W is the floats per row when rows
+// are packed (column stride 1), else 0 for any strides.
+
+constexpr std::size_t rows_per_chunk = std::size_t{1} << 16;
+constexpr float inf = std::numeric_limits<float>::infinity();
+
+bool finite(float x) { return std::fabs(x) <= std::numeric_limits<float>::max(); }
+
+template <std::size_t W>
+float at(const ShapeRows& rows, std::size_t i, std::size_t j) {
+  if constexpr (W != 0) return rows.data[i * W + j];
+  return rows.data[static_cast<std::ptrdiff_t>(i) * rows.row_stride + static_cast<std::ptrdiff_t>(j) * rows.column_stride];
+}
+
+/// What a chunk's check found: whether every row is valid, and their bounds.
+struct ChunkCheck {
+  bool valid = true;
+  Aabb box{{inf, inf}, {-inf, -inf}};
+};
+
+template <std::size_t W>
+ChunkCheck check_segments(const ShapeRows& r, std::size_t begin, std::size_t end) {
+  int bad = 0;
+  float x0 = inf, y0 = inf, x1 = -inf, y1 = -inf;
+  for (std::size_t i = begin; i < end; ++i) {
+    const float ax = at<W>(r, i, 0), ay = at<W>(r, i, 1), bx = at<W>(r, i, 2), by = at<W>(r, i, 3);
+    bad |= !(finite(ax) & finite(ay) & finite(bx) & finite(by));
+    x0 = std::min(x0, std::min(ax, bx));
+    y0 = std::min(y0, std::min(ay, by));
+    x1 = std::max(x1, std::max(ax, bx));
+    y1 = std::max(y1, std::max(ay, by));
+  }
+  return {bad == 0, {{x0, y0}, {x1, y1}}};
+}
+
+/// A circle's bounds are float_below(c - r) and float_above(c + r) (aabb.hpp), or c when
+/// r == 0. Both roundings are monotone, so the bound of many circles is the rounding of
+/// the extreme double, taken apart for the circles of radius 0: the same bounds as
+/// bounds() circle by circle, one rounding per chunk.
+template <std::size_t W>
+ChunkCheck check_circles(const ShapeRows& rows, std::size_t begin, std::size_t end) {
+  constexpr double dinf = std::numeric_limits<double>::infinity();
+  int bad = 0;
+  double lx = dinf, ly = dinf, hx = -dinf, hy = -dinf;  // circles with r > 0, in double
+  float zx0 = inf, zy0 = inf, zx1 = -inf, zy1 = -inf;    // circles with r == 0
+  for (std::size_t i = begin; i < end; ++i) {
+    const float cx = at<W>(rows, i, 0), cy = at<W>(rows, i, 1), r = at<W>(rows, i, 2);
+    bad |= !(finite(cx) & finite(cy) & finite(r) & (r >= 0.0f));
+    const bool point = r == 0.0f;
+    const double dr = r;
+    lx = std::min(lx, point ? dinf : cx - dr);
+    ly = std::min(ly, point ? dinf : cy - dr);
+    hx = std::max(hx, point ? -dinf : cx + dr);
+    hy = std::max(hy, point ? -dinf : cy + dr);
+    zx0 = std::min(zx0, point ? cx : inf);
+    zy0 = std::min(zy0, point ? cy : inf);
+    zx1 = std::max(zx1, point ? cx : -inf);
+    zy1 = std::max(zy1, point ? cy : -inf);
+  }
+  ChunkCheck c{bad == 0, {{zx0, zy0}, {zx1, zy1}}};
+  if (lx != dinf) {  // some circle with r > 0
+    c.box.min = {std::min(c.box.min.x, float_below(lx)), std::min(c.box.min.y, float_below(ly))};
+    c.box.max = {std::max(c.box.max.x, float_above(hx)), std::max(c.box.max.y, float_above(hy))};
+  }
+  return c;
+}
+
+template <std::size_t W>
+ChunkCheck check_boxes(const ShapeRows& r, std::size_t begin, std::size_t end) {
+  int bad = 0;
+  float x0 = inf, y0 = inf, x1 = -inf, y1 = -inf;
+  for (std::size_t i = begin; i < end; ++i) {
+    const float ax = at<W>(r, i, 0), ay = at<W>(r, i, 1), bx = at<W>(r, i, 2), by = at<W>(r, i, 3);
+    bad |= !(finite(ax) & finite(ay) & finite(bx) & finite(by) & (ax <= bx) & (ay <= by));
+    x0 = std::min(x0, ax);
+    y0 = std::min(y0, ay);
+    x1 = std::max(x1, bx);
+    y1 = std::max(y1, by);
+  }
+  return {bad == 0, {{x0, y0}, {x1, y1}}};
+}
+
+#if defined(__GNUC__) && !defined(__clang__)
+// Packed rows of four floats (segments and boxes, the common case) a row per vector, in
+// GCC's vector extensions (SSE2 on any x86-64, no ISA choice needed): the loops above
+// would stay scalar, since without -ffast-math GCC does not turn a float min or max
+// reduction into vector code, and the copy is a 4 x 4 transpose per four rows. Same
+// results as the scalar loops (up to the sign of a zero bound, which compares equal).
+using V4f = float __attribute__((vector_size(16)));
+using V4i = std::int32_t __attribute__((vector_size(16)));
+
+V4f load4(const float* p) {
+  V4f v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+/// Segments (boxes false): lanes ax ay bx by; boxes: minx miny maxx maxy, also min <= max.
+ChunkCheck check_packed4(const float* rows, std::size_t begin, std::size_t end, bool boxes) {
+  const V4f largest = {std::numeric_limits<float>::max(), std::numeric_limits<float>::max(),
+                       std::numeric_limits<float>::max(), std::numeric_limits<float>::max()};
+  const V4i abs_bits = {0x7fffffff, 0x7fffffff, 0x7fffffff, 0x7fffffff};
+  // A box's lanes 0 and 1 must not exceed lanes 2 and 3 (min <= max); lanes 2 and 3, and
+  // a segment's, pass that test.
+  const V4i unordered = boxes ? V4i{0, 0, -1, -1} : V4i{-1, -1, -1, -1};
+  V4i good = {-1, -1, -1, -1};
+  V4f lo = {inf, inf, inf, inf}, hi = {-inf, -inf, -inf, -inf};
+  for (std::size_t i = begin; i < end; ++i) {
+    const V4f v = load4(rows + 4 * i);
+    const V4f magnitude = reinterpret_cast<V4f>(reinterpret_cast<V4i>(v) & abs_bits);
+    good &= magnitude <= largest;
+    const V4f swapped = __builtin_shuffle(v, V4i{2, 3, 0, 1});
+    good &= (v <= swapped) | unordered;
+    lo = lo < v ? lo : v;
+    hi = hi > v ? hi : v;
+  }
+  const bool valid = (good[0] & good[1] & good[2] & good[3]) == -1;
+  if (boxes) return {valid, {{lo[0], lo[1]}, {hi[2], hi[3]}}};
+  return {valid, {{std::min(lo[0], lo[2]), std::min(lo[1], lo[3])}, {std::max(hi[0], hi[2]), std::max(hi[1], hi[3])}}};
+}
+
+/// Rows [begin, end) of four floats into four columns, a 4 x 4 transpose per four rows.
+void copy_packed4(const float* rows, const std::array<float*, 4>& out, std::size_t begin, std::size_t end) {
+  std::size_t i = begin;
+  for (; i + 4 <= end; i += 4) {
+    const float* r = rows + 4 * i;
+    const V4f r0 = load4(r), r1 = load4(r + 4), r2 = load4(r + 8), r3 = load4(r + 12);
+    const V4f t0 = __builtin_shuffle(r0, r1, V4i{0, 4, 1, 5}), t1 = __builtin_shuffle(r2, r3, V4i{0, 4, 1, 5});
+    const V4f t2 = __builtin_shuffle(r0, r1, V4i{2, 6, 3, 7}), t3 = __builtin_shuffle(r2, r3, V4i{2, 6, 3, 7});
+    const V4f c[4] = {__builtin_shuffle(t0, t1, V4i{0, 1, 4, 5}), __builtin_shuffle(t0, t1, V4i{2, 3, 6, 7}),
+                      __builtin_shuffle(t2, t3, V4i{0, 1, 4, 5}), __builtin_shuffle(t2, t3, V4i{2, 3, 6, 7})};
+    for (std::size_t j = 0; j < 4; ++j) std::memcpy(out[j] + i, &c[j], sizeof c[j]);
+  }
+  for (; i < end; ++i)
+    for (std::size_t j = 0; j < 4; ++j) out[j][i] = rows[4 * i + j];
+}
+#define HITGRID_SCENE_PACKED4 1
+#endif
+
+template <std::size_t W, std::size_t fields>
+void copy_chunk(const ShapeRows& rows, const std::array<float*, fields>& out, std::size_t begin, std::size_t end) {
+  for (std::size_t i = begin; i < end; ++i)
+    for (std::size_t j = 0; j < fields; ++j) out[j][i] = at<W>(rows, i, j);
+}
+
+/// One kind's rows: their chunks' checks, and the copy.
+template <std::size_t fields>
+struct KindRows {
+  const ShapeRows& rows;
+  ShapeKind kind;
+  std::array<FloatArray*, fields> columns;
+  bool packed() const { return rows.column_stride == 1 && rows.row_stride == static_cast<std::ptrdiff_t>(fields); }
+  std::size_t chunks() const { return (rows.count + rows_per_chunk - 1) / rows_per_chunk; }
+  std::size_t begin(std::size_t c) const { return c * rows_per_chunk; }
+  std::size_t end(std::size_t c) const { return std::min(rows.count, (c + 1) * rows_per_chunk); }
+
+  ChunkCheck check(std::size_t c) const {
+    const std::size_t b = begin(c), e = end(c);
+#ifdef HITGRID_SCENE_PACKED4
+    if (kind != ShapeKind::circle && packed()) return check_packed4(rows.data, b, e, kind == ShapeKind::box);
+#endif
+    if (kind == ShapeKind::segment) return packed() ? check_segments<4>(rows, b, e) : check_segments<0>(rows, b, e);
+    if (kind == ShapeKind::circle) return packed() ? check_circles<3>(rows, b, e) : check_circles<0>(rows, b, e);
+    return packed() ? check_boxes<4>(rows, b, e) : check_boxes<0>(rows, b, e);
+  }
+  /// Throws InvalidShapeError for the first invalid row of chunk c (it has one).
+  void name_invalid(std::size_t c) const {
+    for (std::size_t i = begin(c); i < end(c); ++i) {
+      const ShapeId id(kind, static_cast<std::uint32_t>(i));
+      auto f = [&](std::size_t j) { return at<0>(rows, i, j); };
+      if (kind == ShapeKind::segment) check_valid(Segment{{f(0), f(1)}, {f(2), f(3)}}, id);
+      if (kind == ShapeKind::circle) check_valid(Circle{{f(0), f(1)}, f(2)}, id);
+      if (kind == ShapeKind::box) check_valid(Box{{f(0), f(1)}, {f(2), f(3)}}, id);
+    }
+  }
+  void copy(std::size_t c) const {
+    std::array<float*, fields> out;
+    for (std::size_t j = 0; j < fields; ++j) out[j] = columns[j]->data();
+#ifdef HITGRID_SCENE_PACKED4
+    if constexpr (fields == 4) {
+      if (packed()) return copy_packed4(rows.data, out, begin(c), end(c));
+    }
+#endif
+    if (packed())
+      copy_chunk<fields>(rows, out, begin(c), end(c));
+    else
+      copy_chunk<0>(rows, out, begin(c), end(c));
+  }
+};
+
+/// body(c) for every chunk c < n, through for_ranges when given.
+void each_chunk(std::size_t n, const Scene::ForRanges& for_ranges, const std::function<void(std::size_t)>& body) {
+  if (!for_ranges || n <= 1) {
+    for (std::size_t c = 0; c < n; ++c) body(c);
+    return;
+  }
+  for_ranges(n, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t c = begin; c < end; ++c) body(c);
+  });
+}
+
+}  // namespace
+
+void Scene::assign(const ShapeRows& segments, const ShapeRows& circles, const ShapeRows& boxes,
+                   const ForRanges& for_ranges) {
+  const KindRows<4> s{segments, ShapeKind::segment, {&segments_.ax, &segments_.ay, &segments_.bx, &segments_.by}};
+  const KindRows<3> c{circles, ShapeKind::circle, {&circles_.cx, &circles_.cy, &circles_.r}};
+  const KindRows<4> b{boxes, ShapeKind::box, {&boxes_.minx, &boxes_.miny, &boxes_.maxx, &boxes_.maxy}};
+  for (const auto& [count, kind] : {std::pair{segments.count, ShapeKind::segment}, std::pair{circles.count, ShapeKind::circle},
+                                    std::pair{boxes.count, ShapeKind::box}})
+    if (count > ShapeId::max_count) check_room(kind, count);
+  // The chunks of the three kinds as one list: segments', then circles', then boxes'.
+  const std::size_t cs = s.chunks(), cc = c.chunks(), n = cs + cc + b.chunks();
+  std::vector<ChunkCheck> checks(n);
+  each_chunk(n, for_ranges, [&](std::size_t k) {
+    checks[k] = k < cs ? s.check(k) : k < cs + cc ? c.check(k - cs) : b.check(k - cs - cc);
+  });
+  Aabb box = empty_bounds();
+  for (std::size_t k = 0; k < n; ++k) {
+    if (!checks[k].valid) {  // the first invalid chunk names its first invalid row
+      if (k < cs) s.name_invalid(k);
+      else if (k < cs + cc) c.name_invalid(k - cs);
+      else b.name_invalid(k - cs - cc);
+    }
+    box.min = {std::min(box.min.x, checks[k].box.min.x), std::min(box.min.y, checks[k].box.min.y)};
+    box.max = {std::max(box.max.x, checks[k].box.max.x), std::max(box.max.y, checks[k].box.max.y)};
+  }
+  // Room first: reserve keeps the contents, so a std::bad_alloc here leaves the scene as
+  // it was; the copies after it cannot fail.
+  for (FloatArray* a : {&segments_.ax, &segments_.ay, &segments_.bx, &segments_.by}) a->reserve(segments.count);
+  for (FloatArray* a : {&circles_.cx, &circles_.cy, &circles_.r}) a->reserve(circles.count);
+  for (FloatArray* a : {&boxes_.minx, &boxes_.miny, &boxes_.maxx, &boxes_.maxy}) a->reserve(boxes.count);
+  for (FloatArray* a : {&segments_.ax, &segments_.ay, &segments_.bx, &segments_.by}) a->resize(segments.count);
+  for (FloatArray* a : {&circles_.cx, &circles_.cy, &circles_.r}) a->resize(circles.count);
+  for (FloatArray* a : {&boxes_.minx, &boxes_.miny, &boxes_.maxx, &boxes_.maxy}) a->resize(boxes.count);
+  each_chunk(n, for_ranges, [&](std::size_t k) {
+    if (k < cs) s.copy(k);
+    else if (k < cs + cc) c.copy(k - cs);
+    else b.copy(k - cs - cc);
+  });
+  bounds_ = box;
 }
 
 void Scene::reserve(std::size_t segments, std::size_t circles, std::size_t boxes) {

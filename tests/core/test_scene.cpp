@@ -1,6 +1,11 @@
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <functional>
 #include <limits>
+#include <string>
+#include <vector>
 
 #include "hitgrid/core/error.hpp"
 #include "hitgrid/core/scene.hpp"
@@ -152,4 +157,98 @@ TEST_CASE("Scene::set replaces a shape, validated, and swap_remove moves the las
   CHECK(scene.empty());
   scene.recompute_bounds();
   CHECK(scene.bounds().min.x == infinity);
+}
+
+TEST_CASE("Scene::assign from rows equals adding the shapes one by one, and keeps its memory", "[scene]") {
+  // Rows as a C array of structs gives them (stride 4 or 3), and a column-major block
+  // (row stride 1, column stride n) as a transposed NumPy array gives them.
+  const std::vector<float> seg_rows = {0, 0, 2, 2, 1, -0.0f, 1, 5, -3, 4, -3, 4};
+  const std::vector<float> circle_rows = {1, 1, 0.5f, 7, 8, 0};
+  const std::vector<float> box_cols = {2, -9, 2, -8, 3, -1, 3, -2};  // 2 boxes, column-major
+  Scene expected;
+  for (std::size_t i = 0; i < 3; ++i)
+    expected.add(Segment{{seg_rows[4 * i], seg_rows[4 * i + 1]}, {seg_rows[4 * i + 2], seg_rows[4 * i + 3]}});
+  for (std::size_t i = 0; i < 2; ++i) expected.add(Circle{{circle_rows[3 * i], circle_rows[3 * i + 1]}, circle_rows[3 * i + 2]});
+  expected.add(Box{{2, 2}, {3, 3}});
+  expected.add(Box{{-9, -8}, {-1, -2}});
+
+  Scene scene;
+  scene.add(Circle{{100, 100}, 50});  // replaced, and its bounds forgotten
+  scene.assign({seg_rows.data(), 3, 4, 1}, {circle_rows.data(), 2, 3, 1}, {box_cols.data(), 2, 1, 2});
+  CHECK(scene == expected);
+  CHECK(scene.bounds() == expected.bounds());
+  CHECK(scene_hash(scene) == scene_hash(expected));
+
+  // Fewer shapes into the same scene: no reallocation, padding zero again.
+  const float* column = scene.segments().ax.data();
+  scene.assign({seg_rows.data() + 4, 1, 4, 1}, {}, {});
+  CHECK(scene.segments().ax.data() == column);
+  CHECK(scene.size() == 1);
+  CHECK(scene.segment(0) == Segment{{1, -0.0f}, {1, 5}});
+  CHECK(std::signbit(scene.segment(0).a.y));  // bits kept
+  CHECK(scene.segments().ax.data()[1] == 0.0f);
+  CHECK(scene.bounds() == Aabb{{1, -0.0f}, {1, 5}});
+}
+
+TEST_CASE("Scene::assign refuses an invalid row by its id and leaves the scene as it was", "[scene]") {
+  Scene scene;
+  scene.add(Segment{{0, 0}, {1, 1}});
+  const Scene before = scene;
+  const std::vector<float> segs = {0, 0, 1, 1, 0, quiet_nan, 1, 1};
+  const std::vector<float> circles = {0, 0, 1, 5, 5, -2};
+  const std::vector<float> boxes = {0, 0, 1, 1, 3, 0, 2, 1};
+  auto message = [&](ShapeRows s, ShapeRows c, ShapeRows b) -> std::string {
+    try {
+      scene.assign(s, c, b);
+    } catch (const InvalidShapeError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  CHECK(message({segs.data(), 2, 4, 1}, {}, {}) == "segment 1: ay is NaN");
+  CHECK(message({segs.data(), 1, 4, 1}, {circles.data(), 2, 3, 1}, {}) == "circle 1: negative radius -2");
+  CHECK(message({}, {circles.data(), 1, 3, 1}, {boxes.data(), 2, 4, 1}) == "box 1: inverted box: minx 3 > maxx 2");
+  CHECK(scene == before);
+  CHECK(scene.bounds() == before.bounds());
+}
+
+TEST_CASE("Scene::assign over many chunks, split by a caller's for_ranges, equals add()", "[scene]") {
+  // 200,000 rows per kind: four chunks each; circles of radius 0 and not mixed in every
+  // chunk (their bounds are found apart), -0 and huge coordinates.
+  const std::size_t n = 200'000;
+  std::vector<float> segs(4 * n), circles(3 * n), boxes(4 * n);
+  Scene expected;
+  std::uint64_t state = 12345;
+  auto next = [&] {
+    state = state * 6364136223846793005u + 1442695040888963407u;
+    return static_cast<float>(static_cast<std::int64_t>(state >> 40) - (std::int64_t{1} << 23)) / 1024.0f;
+  };
+  for (std::size_t i = 0; i < n; ++i) {
+    const Segment s{{next(), next()}, {next(), i == 7 ? -0.0f : next()}};
+    const Circle c{{next(), next()}, i % 3 == 0 ? 0.0f : std::fabs(next()) / 64};
+    const float x = next(), y = next();
+    const Box b{{x, y}, {x + std::fabs(next()), i == n - 1 ? 3e38f : y + 1}};
+    expected.add(s);
+    expected.add(c);
+    expected.add(b);
+    std::copy_n(&s.a.x, 4, segs.data() + 4 * i);
+    std::copy_n(&c.c.x, 3, circles.data() + 3 * i);
+    std::copy_n(&b.min.x, 4, boxes.data() + 4 * i);
+  }
+  std::size_t calls = 0;
+  const Scene::ForRanges one_at_a_time = [&](std::size_t count, const std::function<void(std::size_t, std::size_t)>& body) {
+    ++calls;
+    for (std::size_t k = count; k-- > 0;) body(k, k + 1);  // out of order, as threads may run them
+  };
+  Scene scene;
+  scene.assign({segs.data(), n, 4, 1}, {circles.data(), n, 3, 1}, {boxes.data(), n, 4, 1}, one_at_a_time);
+  CHECK(calls == 2);  // the check and the copy
+  CHECK(scene == expected);
+  CHECK(scene.bounds() == expected.bounds());
+  // An invalid row in the last chunk of the circles is named, whatever ran first.
+  circles[3 * (n - 5) + 2] = -0.5f;
+  const Scene before = scene;
+  CHECK_THROWS_WITH(scene.assign({segs.data(), n, 4, 1}, {circles.data(), n, 3, 1}, {}, one_at_a_time),
+                    "circle 199995: negative radius -0.5");
+  CHECK(scene == before);
 }

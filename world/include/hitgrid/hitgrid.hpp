@@ -20,6 +20,7 @@
 //   draw        SVG pictures of shapes, ropes and densities (draw/svg.hpp)
 #pragma once
 
+#include "hitgrid/broadphase/assign_rows.hpp"
 #include "hitgrid/broadphase/brute_force.hpp"
 #include "hitgrid/broadphase/find_pairs.hpp"
 #include "hitgrid/broadphase/grid_index.hpp"
@@ -54,6 +55,7 @@
 #include "hitgrid/simd/isa.hpp"
 #include "hitgrid/simd/pair_kernels.hpp"
 #include "hitgrid/simd/query_kernels.hpp"
+#include "hitgrid/world/shape_rows.hpp"
 #include "hitgrid/world/world.hpp"
 #include "hitgrid/rope/rope.hpp"
 #include "hitgrid/draw/svg.hpp"

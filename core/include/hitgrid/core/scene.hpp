@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <string>
@@ -38,6 +39,17 @@ struct BoxArrays {
   friend bool operator==(const BoxArrays&, const BoxArrays&) = default;
 };
 
+/// Shapes of one kind as rows of floats, as other languages hand them over (a C array of
+/// structs, a NumPy array): row i, field j is data[i * row_stride + j * column_stride],
+/// strides counted in floats. A segment's fields are ax ay bx by, a circle's cx cy r, a
+/// box's minx miny maxx maxy. count == 0 needs no data.
+struct ShapeRows {
+  const float* data = nullptr;
+  std::size_t count = 0;
+  std::ptrdiff_t row_stride = 0;
+  std::ptrdiff_t column_stride = 1;
+};
+
 /// Why a shape is invalid, or nothing if it is valid.
 std::optional<std::string> invalid_reason(const Segment& s);
 std::optional<std::string> invalid_reason(const Circle& c);
@@ -63,6 +75,17 @@ class Scene {
   void swap_remove(ShapeKind kind, std::uint32_t i);
   /// bounds() recomputed from the shapes: exact again after set() and swap_remove().
   void recompute_bounds();
+  /// Replaces every shape with the rows given (ids from 0 in row order per kind), keeping
+  /// the columns' memory: a scene refilled call after call allocates nothing once it is
+  /// large enough. Every row is checked before anything changes: throws InvalidShapeError
+  /// naming the first invalid shape's id (kinds in order s, c, b), or hitgrid::Error for
+  /// more than ShapeId::max_count rows of a kind; the scene is unchanged then. bounds()
+  /// is exact afterwards. The rows are read in chunks of 65,536; for_ranges, when given,
+  /// runs body(begin, end) over sub-ranges covering [0, n) of the chunks, possibly on
+  /// several threads at once (core has no threads of its own: the caller's pool does it).
+  using ForRanges = std::function<void(std::size_t n, const std::function<void(std::size_t, std::size_t)>& body)>;
+  void assign(const ShapeRows& segments, const ShapeRows& circles, const ShapeRows& boxes,
+              const ForRanges& for_ranges = nullptr);
   void reserve(std::size_t segments, std::size_t circles, std::size_t boxes);
   void clear();
 

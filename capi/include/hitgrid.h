@@ -1,0 +1,351 @@
+/* hitgrid.h: the C API of hitgrid (C99; also compiles as C++).
+ *
+ * Every colliding pair among 2D segments, circles and axis-aligned boxes, exact, from any
+ * language that can call C: a one-shot pair finder over plain float arrays, and the
+ * engine world (shapes with stable handles, filters, static and dynamic bodies, per step
+ * the touching pairs and the begin / end events, queries, casts, continuous collision).
+ * It wraps the C++ library (hitgrid/hitgrid.hpp) and gives the same answers: exact on the
+ * float32 inputs, the same on every thread count and instruction set (docs/contracts.md).
+ *
+ *   hitgrid_world* world;
+ *   hitgrid_world_new(NULL, &world);                        // NULL: default options
+ *   hitgrid_shape_def ball = hitgrid_circle_def(0, 0, 1);   // dynamic, default filter
+ *   hitgrid_shape_def wall = hitgrid_segment_def(-5, -1, 5, -1);
+ *   wall.body = HITGRID_STATIC;
+ *   hitgrid_handle b, w;
+ *   hitgrid_world_create(world, &ball, &b);
+ *   hitgrid_world_create(world, &wall, &w);
+ *   hitgrid_world_step(world);
+ *   const hitgrid_handle_pair* begins; size_t n;
+ *   hitgrid_world_begin_events(world, &begins, &n);         // {b, w}: began touching
+ *   hitgrid_world_free(world);
+ *
+ * Conventions
+ *   - Shapes are closed: touching counts. A segment is ax ay bx by (a == b: a point), a
+ *     circle cx cy r (r >= 0; r == 0: a point), a box minx miny maxx maxy (min <= max).
+ *     Coordinates are float32, taken as exact; NaN and infinities are refused.
+ *   - Shape handles are 64-bit integers, (slot << 32) | generation, ordered as the C++
+ *     ShapeHandle; 0 is the null handle, which no shape ever has. A destroyed shape's
+ *     handle is refused ever after.
+ *   - In the one-shot finder a shape is named by an id: its kind in the top two bits and
+ *     its index (per kind, from 0 in array order) in the low 30 (hitgrid_id_kind,
+ *     hitgrid_id_index); a pair is one 64-bit word, the lower id in the high half
+ *     (hitgrid_pair_first, hitgrid_pair_second), so that sorting words sorts pairs.
+ *
+ * Errors
+ *   Every function except hitgrid_last_error, hitgrid_last_error_handle,
+ *   hitgrid_status_name, hitgrid_version, the *_def constructors and the static inline
+ *   helpers returns a hitgrid_status. On failure the thread-local last error
+ *   (hitgrid_last_error) says what and where: "hitgrid_world_move: move: shape (slot 3,
+ *   generation 1) is not a live shape"; an invalid shape is named by kind and number:
+ *   in the one-shot finder its id ("box 3": the fourth box), in a world call its place in
+ *   the call ("circle 2: r is NaN": the third shape given). A successful call leaves
+ *   it as it was. No C++ exception leaves the library and no function aborts on bad input;
+ *   a refused call leaves the world or finder as it was (bulk calls check everything
+ *   before they change anything).
+ *
+ * Memory
+ *   - Objects (hitgrid_world, hitgrid_pair_finder) are created by *_new and destroyed by
+ *     *_free, which accept NULL.
+ *   - Arrays returned through `const T**` are borrowed: they belong to the object that
+ *     returned them and stay valid and unchanged until the event named in each function's
+ *     comment (for a world's frame results: its next hitgrid_world_step or
+ *     hitgrid_world_free; for query and cast results: the world's next query or cast). An
+ *     empty result may be a NULL pointer with count 0.
+ *   - hitgrid_find_pairs returns an array the caller owns and gives back with
+ *     hitgrid_free.
+ *   - Every other array is the caller's, read or written only during the call.
+ *   - The outputs of a call that fails are unspecified; borrowed arrays of earlier calls
+ *     stay valid (a failed step, query or find_pairs does not replace them).
+ *
+ * Threads
+ *   A world or finder is used from one thread at a time; different objects may be used
+ *   from different threads at once. Each runs its parallel work on its own thread pool
+ *   (options.threads, 0 = every hardware thread).
+ *
+ * ABI
+ *   Plain C types of fixed size only; the instruction set (SSE2, AVX2, AVX-512) is chosen
+ *   at run time inside the library, so nothing here depends on it. Structs have no
+ *   implicit padding; fields named `reserved` must be 0 (the *_init functions set them).
+ */
+#ifndef HITGRID_H
+#define HITGRID_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The version of this header's API; hitgrid_version() returns the library's. */
+#define HITGRID_C_API_VERSION 1
+
+typedef enum hitgrid_status {
+  HITGRID_OK = 0,
+  HITGRID_ERROR = 1,            /* other bad input: invalid options, a world that is full,
+                                   a call that does not fit the shape (displacement of a box) */
+  HITGRID_INVALID_SHAPE = 2,    /* NaN or infinite coordinate, negative radius, inverted box */
+  HITGRID_INVALID_HANDLE = 3,   /* a handle that names no live shape, or given twice */
+  HITGRID_PARSE_ERROR = 4,      /* a malformed scene or pair file */
+  HITGRID_IO_ERROR = 5,         /* a file that cannot be opened, read or written */
+  HITGRID_OUT_OF_MEMORY = 6,    /* an allocation failed */
+  HITGRID_INVALID_ARGUMENT = 7, /* a NULL pointer where one is needed, an unknown kind,
+                                   body, ISA or method, a nonzero reserved field */
+  HITGRID_INTERNAL_ERROR = 8    /* anything else: a bug in hitgrid */
+} hitgrid_status;
+
+/* Shape kinds, in the order of pair lists: segments < circles < boxes. */
+enum { HITGRID_SEGMENT = 0, HITGRID_CIRCLE = 1, HITGRID_BOX = 2 };
+/* Body types. Static shapes never pair with each other. */
+enum { HITGRID_STATIC = 0, HITGRID_DYNAMIC = 1 };
+/* Instruction sets; HITGRID_ISA_AUTO picks the best this CPU and OS support. */
+enum { HITGRID_ISA_AUTO = 0, HITGRID_ISA_SCALAR = 1, HITGRID_ISA_SSE2 = 2, HITGRID_ISA_AVX2 = 3, HITGRID_ISA_AVX512 = 4 };
+/* Broad phases of the one-shot finder (the answer is the same with each). */
+enum { HITGRID_METHOD_AUTO = 0, HITGRID_METHOD_GRID = 1, HITGRID_METHOD_SWEEP_AND_PRUNE = 2, HITGRID_METHOD_BRUTE_FORCE = 3 };
+/* Kinds of contact of a moving circle (hitgrid_impact). */
+enum { HITGRID_TOI_NONE = 0, HITGRID_TOI_OVERLAPPING = 1, HITGRID_TOI_TOUCHING = 2, HITGRID_TOI_IMPACT = 3 };
+
+typedef uint64_t hitgrid_handle;
+/* A one-shot pair: (lower id << 32) | higher id. */
+typedef uint64_t hitgrid_pair;
+
+typedef struct hitgrid_world hitgrid_world;
+typedef struct hitgrid_pair_finder hitgrid_pair_finder;
+
+/* A shape of any kind: v holds ax ay bx by, cx cy r (v[3] ignored) or minx miny maxx maxy. */
+typedef struct hitgrid_shape {
+  uint32_t kind;
+  float v[4];
+} hitgrid_shape;
+
+/* A segment cast {a, b} is a ray with a maximum distance: its end is a float, so "within
+ * the distance" is decided exactly too. */
+typedef struct hitgrid_segment {
+  float ax, ay, bx, by;
+} hitgrid_segment;
+
+/* A ray: origin + t direction, t >= 0, no end; t counts in lengths of the direction (which
+ * need not be a unit vector). */
+typedef struct hitgrid_ray {
+  float ox, oy, dx, dy;
+} hitgrid_ray;
+
+/* Two shapes are tested only if (a.category & b.mask) != 0 and (b.category & a.mask) != 0. */
+typedef struct hitgrid_filter {
+  uint64_t category; /* default 1 */
+  uint64_t mask;     /* default every bit */
+} hitgrid_filter;
+
+typedef struct hitgrid_shape_def {
+  hitgrid_shape shape;
+  uint32_t body; /* HITGRID_STATIC or HITGRID_DYNAMIC (the default) */
+  hitgrid_filter filter;
+  uint64_t user; /* the caller's value, kept with the shape */
+} hitgrid_shape_def;
+
+/* Two handles, a < b. Pairs and events are sorted by a, then b. */
+typedef struct hitgrid_handle_pair {
+  hitgrid_handle a, b;
+} hitgrid_handle_pair;
+
+/* A shape a cast meets, first at time t of the cast (a segment's a + t (b - a), t in
+ * [0, 1]; a ray's origin + t direction, t >= 0): the hit
+ * or miss is exact; |t - t*| <= 2^-45 |t*| and t is exactly 0 when the cast starts in the
+ * shape; (x, y) is the cast's point at t; (nx, ny) the shape's outward unit normal there,
+ * (0, 0) when the cast starts inside or runs along a segment. */
+typedef struct hitgrid_cast_hit {
+  hitgrid_handle handle;
+  double t;
+  double x, y;
+  double nx, ny;
+} hitgrid_cast_hit;
+
+/* A moving circle (with a displacement) touches `other` during the frame: kind is a
+ * HITGRID_TOI_* (overlapping or touching at t = 0, or an impact at t in (0, 1],
+ * |t - t*| <= 2^-46 t*). */
+typedef struct hitgrid_impact {
+  hitgrid_handle moving;
+  hitgrid_handle other;
+  uint32_t kind;
+  uint32_t reserved;
+  double t;
+} hitgrid_impact;
+
+typedef struct hitgrid_world_options {
+  uint32_t threads;      /* 0: every hardware thread */
+  uint32_t isa;          /* HITGRID_ISA_* */
+  float cell_size;       /* the grids' cell sides; 0 chooses them from the shapes */
+  float large_cell_size;
+  float margin;          /* contact margin: shapes at most this far apart touch; >= 0 */
+  uint32_t reserved;
+  uint64_t small_frame_shapes; /* frames with fewer dynamic shapes (and batches of fewer
+                                  than 64 casts) run on the calling thread; default 2048 */
+} hitgrid_world_options;
+
+typedef struct hitgrid_find_pairs_options {
+  uint32_t threads;        /* 0: every hardware thread */
+  uint32_t isa;            /* HITGRID_ISA_* */
+  float cell_size;         /* 0 chooses it */
+  float large_cell_size;   /* 0 chooses it */
+  uint32_t method;         /* HITGRID_METHOD_* */
+  uint32_t reserved;
+  uint64_t max_kept_bytes; /* scratch a finder keeps between calls; default 512 MiB */
+} hitgrid_find_pairs_options;
+
+/* The shapes of one query as rows of floats, packed: segments count x 4 (ax ay bx by),
+ * circles count x 3 (cx cy r), boxes count x 4 (minx miny maxx maxy). A pointer may be
+ * NULL when its count is 0. */
+typedef struct hitgrid_shape_arrays {
+  const float* segments;
+  size_t segment_count;
+  const float* circles;
+  size_t circle_count;
+  const float* boxes;
+  size_t box_count;
+} hitgrid_shape_arrays;
+
+/* --- errors and version ------------------------------------------------------------ */
+
+/* The message of the last call on this thread that failed ("" if none did). The pointer
+ * is valid until this thread's next failing call. */
+const char* hitgrid_last_error(void);
+/* For HITGRID_INVALID_HANDLE: the handle refused by the last failing call; else 0. */
+hitgrid_handle hitgrid_last_error_handle(void);
+/* "HITGRID_OK", "HITGRID_INVALID_SHAPE", ...; "unknown status" for other values. */
+const char* hitgrid_status_name(hitgrid_status status);
+/* The library's version, as "0.1.0". */
+const char* hitgrid_version(void);
+
+/* --- one-shot pairs ---------------------------------------------------------------- */
+
+hitgrid_status hitgrid_find_pairs_options_init(hitgrid_find_pairs_options* options);
+
+/* Every colliding pair of the shapes, sorted, each once. *pairs is allocated by the
+ * library (NULL when *count is 0) and owned by the caller: give it back with
+ * hitgrid_free. options may be NULL (defaults). */
+hitgrid_status hitgrid_find_pairs(const hitgrid_find_pairs_options* options, const hitgrid_shape_arrays* shapes,
+                                  hitgrid_pair** pairs, size_t* count);
+/* Frees an array hitgrid_find_pairs returned; NULL is fine. */
+hitgrid_status hitgrid_free(void* array);
+
+/* A finder keeps its threads and its scratch memory between calls (options may be NULL).
+ * hitgrid_pair_finder_find_pairs' *pairs is borrowed: valid until the finder's next
+ * find_pairs, release_memory or free. */
+hitgrid_status hitgrid_pair_finder_new(const hitgrid_find_pairs_options* options, hitgrid_pair_finder** finder);
+hitgrid_status hitgrid_pair_finder_free(hitgrid_pair_finder* finder);
+hitgrid_status hitgrid_pair_finder_find_pairs(hitgrid_pair_finder* finder, const hitgrid_shape_arrays* shapes,
+                                              const hitgrid_pair** pairs, size_t* count);
+/* Gives back the scratch kept for the next call (and the last pair list). */
+hitgrid_status hitgrid_pair_finder_release_memory(hitgrid_pair_finder* finder);
+
+static inline uint32_t hitgrid_pair_first(hitgrid_pair p) { return (uint32_t)(p >> 32); }
+static inline uint32_t hitgrid_pair_second(hitgrid_pair p) { return (uint32_t)p; }
+static inline uint32_t hitgrid_id_kind(uint32_t id) { return id >> 30; }
+static inline uint32_t hitgrid_id_index(uint32_t id) { return id & 0x3fffffffu; }
+
+/* --- the world: objects and shapes -------------------------------------------------- */
+
+hitgrid_status hitgrid_world_options_init(hitgrid_world_options* options);
+/* options may be NULL (defaults). */
+hitgrid_status hitgrid_world_new(const hitgrid_world_options* options, hitgrid_world** world);
+hitgrid_status hitgrid_world_free(hitgrid_world* world);
+
+/* Definitions with the defaults (dynamic, category 1, every mask bit, user 0). */
+hitgrid_shape_def hitgrid_segment_def(float ax, float ay, float bx, float by);
+hitgrid_shape_def hitgrid_circle_def(float cx, float cy, float r);
+hitgrid_shape_def hitgrid_box_def(float minx, float miny, float maxx, float maxy);
+
+hitgrid_status hitgrid_world_create(hitgrid_world* world, const hitgrid_shape_def* def, hitgrid_handle* handle);
+/* handles[i] for defs[i]. All or nothing. */
+hitgrid_status hitgrid_world_create_many(hitgrid_world* world, const hitgrid_shape_def* defs, size_t count,
+                                         hitgrid_handle* handles);
+/* count shapes of one kind from packed rows (count x 4 floats, or x 3 for circles), all
+ * with the same body and filter (NULL: the default); users may be NULL (all 0). */
+hitgrid_status hitgrid_world_create_rows(hitgrid_world* world, uint32_t kind, const float* rows, size_t count,
+                                         uint32_t body, const hitgrid_filter* filter, const uint64_t* users,
+                                         hitgrid_handle* handles);
+hitgrid_status hitgrid_world_destroy(hitgrid_world* world, hitgrid_handle handle);
+/* Every handle live and given once. All or nothing. */
+hitgrid_status hitgrid_world_destroy_many(hitgrid_world* world, const hitgrid_handle* handles, size_t count);
+/* New geometry, of any kind. */
+hitgrid_status hitgrid_world_move(hitgrid_world* world, hitgrid_handle handle, const hitgrid_shape* shape);
+/* shapes[i] for handles[i]; every handle live and given once. All or nothing. */
+hitgrid_status hitgrid_world_move_many(hitgrid_world* world, const hitgrid_handle* handles,
+                                       const hitgrid_shape* shapes, size_t count);
+/* Row i (packed, as hitgrid_world_create_rows) for handles[i]: each shape becomes one of
+ * `kind`. All or nothing. */
+hitgrid_status hitgrid_world_move_rows(hitgrid_world* world, uint32_t kind, const hitgrid_handle* handles,
+                                       const float* rows, size_t count);
+hitgrid_status hitgrid_world_set_filter(hitgrid_world* world, hitgrid_handle handle, hitgrid_filter filter);
+hitgrid_status hitgrid_world_set_body(hitgrid_world* world, hitgrid_handle handle, uint32_t body);
+hitgrid_status hitgrid_world_set_user(hitgrid_world* world, hitgrid_handle handle, uint64_t user);
+/* A dynamic circle's displacement over the next frames, for continuous collision
+ * (hitgrid_world_impacts); (0, 0): none. HITGRID_ERROR for another shape. */
+hitgrid_status hitgrid_world_set_displacement(hitgrid_world* world, hitgrid_handle handle, float dx, float dy);
+
+/* *contains: 1 if the handle names a live shape, else 0 (never an error for a stale one). */
+hitgrid_status hitgrid_world_contains(const hitgrid_world* world, hitgrid_handle handle, int* contains);
+hitgrid_status hitgrid_world_shape(const hitgrid_world* world, hitgrid_handle handle, hitgrid_shape* shape);
+hitgrid_status hitgrid_world_filter(const hitgrid_world* world, hitgrid_handle handle, hitgrid_filter* filter);
+hitgrid_status hitgrid_world_body(const hitgrid_world* world, hitgrid_handle handle, uint32_t* body);
+hitgrid_status hitgrid_world_user(const hitgrid_world* world, hitgrid_handle handle, uint64_t* user);
+hitgrid_status hitgrid_world_displacement(const hitgrid_world* world, hitgrid_handle handle, float* dx, float* dy);
+/* Live shapes. */
+hitgrid_status hitgrid_world_size(const hitgrid_world* world, size_t* size);
+
+/* --- the world: frames ---------------------------------------------------------------- */
+
+/* The frame: the pairs touching now, the events since the previous step, the impacts. */
+hitgrid_status hitgrid_world_step(hitgrid_world* world);
+/* After a step, borrowed until the world's next step or free (creating, moving or
+ * destroying shapes in between does not change them): the pairs touching, the pairs that
+ * began and that stopped touching (an end event may name a destroyed shape), and the
+ * impacts of the moving circles, each sorted. Before the first step: empty. */
+hitgrid_status hitgrid_world_pairs(hitgrid_world* world, const hitgrid_handle_pair** pairs, size_t* count);
+hitgrid_status hitgrid_world_begin_events(hitgrid_world* world, const hitgrid_handle_pair** events, size_t* count);
+hitgrid_status hitgrid_world_end_events(hitgrid_world* world, const hitgrid_handle_pair** events, size_t* count);
+hitgrid_status hitgrid_world_impacts(hitgrid_world* world, const hitgrid_impact** impacts, size_t* count);
+
+/* --- the world: queries on the current shapes ------------------------------------------
+ * Results are borrowed until the world's next query or cast (any function of this
+ * section), release_memory or free. `mask`: only shapes whose category shares a bit with it. */
+
+/* The live shapes that intersect `shape` (touching counts, exactly), sorted by handle. A
+ * zero-size circle or box is a point query. */
+hitgrid_status hitgrid_world_query(hitgrid_world* world, const hitgrid_shape* shape, uint64_t mask,
+                                   const hitgrid_handle** handles, size_t* count);
+/* Every shape the closed segment touches, by t, then handle. */
+hitgrid_status hitgrid_world_cast(hitgrid_world* world, const hitgrid_segment* cast, uint64_t mask,
+                                  const hitgrid_cast_hit** hits, size_t* count);
+/* Every shape the ray touches, by t, then handle. */
+hitgrid_status hitgrid_world_cast_ray(hitgrid_world* world, const hitgrid_ray* ray, uint64_t mask,
+                                      const hitgrid_cast_hit** hits, size_t* count);
+/* The first shape the cast touches (least t, then least handle): *hit is 1 and *nearest
+ * set, or *hit is 0 and *nearest zeroed. Writes into the caller's struct. Stops early:
+ * cheaper than the first of all hits. */
+hitgrid_status hitgrid_world_cast_nearest(hitgrid_world* world, const hitgrid_segment* cast, uint64_t mask,
+                                          hitgrid_cast_hit* nearest, int* hit);
+hitgrid_status hitgrid_world_cast_ray_nearest(hitgrid_world* world, const hitgrid_ray* ray, uint64_t mask,
+                                              hitgrid_cast_hit* nearest, int* hit);
+/* Many casts at once, in parallel on the world's threads, the same answer as one at a
+ * time: the hits of casts[i] are hits[offsets[i]] .. hits[offsets[i + 1] - 1] (offsets
+ * has count + 1 entries; both borrowed as above); with nearest_only != 0, at most one hit
+ * per cast, its nearest. A cast with a NaN or infinite number is HITGRID_ERROR (one
+ * refuses its whole batch). */
+hitgrid_status hitgrid_world_cast_many(hitgrid_world* world, const hitgrid_segment* casts, size_t count,
+                                       uint64_t mask, int nearest_only, const hitgrid_cast_hit** hits,
+                                       const size_t** offsets);
+hitgrid_status hitgrid_world_cast_ray_many(hitgrid_world* world, const hitgrid_ray* rays, size_t count,
+                                           uint64_t mask, int nearest_only, const hitgrid_cast_hit** hits,
+                                           const size_t** offsets);
+
+/* Gives back the scratch memory the world keeps between steps (shapes, pairs and events
+ * stay). */
+hitgrid_status hitgrid_world_release_memory(hitgrid_world* world);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HITGRID_H */
