@@ -83,6 +83,17 @@ void BlockCache::give_back(char* base, std::size_t size) noexcept {
   }
 }
 
+void BlockCache::trim(std::size_t bytes) noexcept {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  while (bytes_ > bytes) {
+    auto largest =
+        std::max_element(free_.begin(), free_.end(), [](const Block& x, const Block& y) { return x.size < y.size; });
+    bytes_ -= largest->size;
+    ::operator delete(largest->base, alignment);
+    free_.erase(largest);
+  }
+}
+
 void BlockCache::release() noexcept {
   key_chunks_.release();
   const std::lock_guard<std::mutex> lock(mutex_);

@@ -48,6 +48,10 @@ class BlockCache {
 
   /// Returns every kept block (and the pages of every idle key chunk) to the system.
   void release() noexcept;
+  /// Gives kept blocks back, the largest first, until at most `bytes` of them are kept.
+  void trim(std::size_t bytes) noexcept;
+  /// The bound on kept blocks.
+  std::size_t max_block_bytes() const noexcept { return max_bytes_; }
   /// Bytes kept now (blocks and idle key chunks).
   std::size_t cached_bytes() const noexcept;
   /// The pool of pair-key chunks.

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <deque>
 
+#include "block_cache.hpp"
 #include "counting_sort.hpp"
 #include "radix_sort.hpp"
 #include "uninitialized_vector.hpp"
@@ -224,7 +225,13 @@ void sorted_pieces(PairKeys& keys, int key_bits, PairKeyCodec codec, const KindR
 void sorted_unique_pairs(PairKeys& keys, PairKeyCodec codec, const KindRanges& kinds, PairList& out) {
   if (keys.size() <= whole_keys) return sort_whole(keys, codec.key_bits(), codec, kinds, out);
   // The list grows piece by piece while the keys' chunks are given back: its pages and
-  // theirs are never both resident in full.
+  // theirs are never both resident in full. The list counts against what the finder may
+  // keep (FindPairsOptions::max_kept_bytes): the kept blocks beyond the rest (the grid,
+  // given back before the merge) go back to the system before it grows.
+  if (const std::shared_ptr<BlockCache> cache = BlockCache::current()) {
+    const std::size_t list = keys.size() * sizeof(Pair), max = cache->max_block_bytes();
+    cache->trim(list < max ? max - list : 0);
+  }
   out.clear();
   out.reserve(keys.size());
   PairList piece;

@@ -5,7 +5,9 @@
 #include <tbb/parallel_for.h>
 
 #include <atomic>
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <vector>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -68,8 +70,44 @@ TEST_CASE("BlockCache keeps large blocks, reuses them for fitting requests, and 
   deallocate_block(huge, 2 * bound);
   CHECK(cache.cached_bytes() <= bound);
 
+  // Trimmed: the largest kept blocks go first, down to the amount asked for.
+  const std::size_t before = cache.cached_bytes();
+  cache.trim(before - 1);
+  CHECK(cache.cached_bytes() < before);
+  cache.trim(10 * mb);
+  CHECK(cache.cached_bytes() <= 10 * mb);
+
   cache.release();
   CHECK(cache.cached_bytes() == 0);
+}
+
+TEST_CASE("key chunks come from the current cache's pool, which keeps an eighth of its bound resident", "[grid]") {
+  const std::size_t bound = 8 * mb;  // a megabyte of chunks: 16 of them
+  const auto shared = std::make_shared<BlockCache>(bound);
+  const BlockCache::Scope scope(shared);
+  std::vector<std::uint64_t*> chunks;
+  for (int i = 0; i < 100; ++i) {
+    chunks.push_back(allocate_key_chunk());
+    std::memset(chunks.back(), 1, KeyChunkPool::chunk_keys * sizeof(std::uint64_t));
+  }
+  CHECK(shared->key_chunks().resident_bytes() == 0);
+  for (std::uint64_t* c : chunks) deallocate_key_chunk(c);
+  CHECK(shared->key_chunks().resident_bytes() == 16 * KeyChunkPool::chunk_bytes);
+  CHECK(shared->cached_bytes() == 16 * KeyChunkPool::chunk_bytes);
+  // Taken again: the resident ones first, then the rest of the pool's address space.
+  std::uint64_t* again = allocate_key_chunk();
+  CHECK(std::find(chunks.begin(), chunks.end(), again) != chunks.end());
+  CHECK(shared->key_chunks().resident_bytes() == 15 * KeyChunkPool::chunk_bytes);
+  deallocate_key_chunk(again);
+  shared->release();
+  CHECK(shared->cached_bytes() == 0);
+  // Without a cache, chunks come from the heap and go back to it.
+  {
+    const BlockCache::Scope none(nullptr);
+    std::uint64_t* heap = allocate_key_chunk();
+    heap[KeyChunkPool::chunk_keys - 1] = 7;
+    deallocate_key_chunk(heap);
+  }
 }
 
 TEST_CASE("a block goes back to its own cache from any thread, and none is kept without a cache", "[grid]") {
