@@ -34,7 +34,7 @@
 // from one thread at a time.
 //
 // Errors: a stale or unknown handle throws InvalidHandleError naming it; invalid geometry
-// throws InvalidShapeError naming the handle or the position in the batch. A refused call
+// throws hitgrid::Error naming the handle or the position in the batch. A refused call
 // leaves the world as it was: bulk calls check everything before changing anything.
 #pragma once
 
