@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every fuzz target of build/fuzz (scripts/build.sh fuzz) for a while:
-#   scripts/fuzz.sh [SECONDS_PER_TARGET]        (default 20; CI runs the default)
+#   scripts/fuzz.sh [SECONDS_PER_TARGET]        (default 20; CI runs 10)
 # Each starts from its committed corpus (fuzz/corpus/<target>/), copied to a scratch folder
 # so the repository is not written. A crash, leak, timeout or sanitizer report stops the
 # run with status 1 and leaves the input in build/fuzz/artifacts/ (add it to the corpus
