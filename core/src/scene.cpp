@@ -186,7 +186,9 @@ namespace {
 constexpr std::size_t rows_per_chunk = std::size_t{1} << 16;
 constexpr float inf = std::numeric_limits<float>::infinity();
 
-bool finite(float x) { return std::fabs(x) <= std::numeric_limits<float>::max(); }
+// 1 or 0, not bool: the checks join them with & to stay branch-free, which clang rejects
+// (-Wbitwise-instead-of-logical) between bool calls.
+int finite(float x) { return std::fabs(x) <= std::numeric_limits<float>::max() ? 1 : 0; }
 
 template <std::size_t W>
 float at(const ShapeRows& rows, std::size_t i, std::size_t j) {
