@@ -10,10 +10,12 @@ Per thread count and round, in an order flipped every round:
   kept     PairFinder::find_pairs(scene, pairs) on a Scene in memory with a kept finder,
            the C++ call an engine makes frame after frame (timed in C++, after one
            untimed call);
+  rows     the same with the rows copied into the kept Scene first (Scene::assign on
+           the finder's threads): what a C++ program whose shapes are rows of floats
+           pays, and what the module does before the same call;
   one-shot hitgrid::find_pairs(scene, options), the one-line C++ call (keeps nothing).
 Medians over the rounds of the wall time and of the process's CPU time (all threads; a
-shared host inflates it less than the wall time), and python / kept and python /
-one-shot of each. The host is shared and noisy: look at the ratios, which come from
+shared host inflates it less than the wall time), and python over each. The host is shared and noisy: look at the ratios, which come from
 interleaved runs.
 """
 import argparse
@@ -38,8 +40,8 @@ def main():
     scene = hitgrid.generate(args.family, args.n, args.seed)
     rows = []
     for threads in args.threads:
-        times = {"python": [], "kept": [], "one-shot": []}
-        cpu = {"python": [], "kept": [], "one-shot": []}
+        times = {"python": [], "kept": [], "rows": [], "one-shot": []}
+        cpu = {"python": [], "kept": [], "rows": [], "one-shot": []}
         pairs = None
 
         def python():
@@ -49,23 +51,19 @@ def main():
             times["python"].append((time.perf_counter() - start) * 1e3)
             cpu["python"].append((time.process_time() - cpu_start) * 1e3)
 
-        def kept():
-            ms, cpu_ms, count = hitgrid._cpp_find_pairs_ms(*scene, threads, "auto", 1, False)
-            times["kept"] += ms
-            cpu["kept"] += cpu_ms
-            assert count == len(pairs.ids)
-
-        def one_shot():
-            ms, cpu_ms, count = hitgrid._cpp_find_pairs_ms(*scene, threads, "auto", 1, True)
-            times["one-shot"] += ms
-            cpu["one-shot"] += cpu_ms
-            assert count == len(pairs.ids)
+        def baseline(mode):
+            def run():
+                ms, cpu_ms, count = hitgrid._cpp_find_pairs_ms(*scene, threads, "auto", 1, mode)
+                times[mode] += ms
+                cpu[mode] += cpu_ms
+                assert count == len(pairs.ids)
+            return run
 
         python()  # the module's kept scene and finder, as a program calling it every frame has them
         times["python"].clear()
         cpu["python"].clear()
         for r in range(args.rounds):
-            order = [python, kept, one_shot]
+            order = [python, baseline("kept"), baseline("rows"), baseline("one-shot")]
             for run in (order if r % 2 == 0 else order[::-1]):
                 run()
         med = {k: statistics.median(v) for k, v in times.items()}
@@ -79,12 +77,14 @@ def main():
              "",
              f"load average at the end: {open('/proc/loadavg').read().split()[:3]}",
              "",
-             "| threads | time | pairs | python | C++ kept finder | C++ one-shot | python / kept | python / one-shot |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+             "| threads | time | pairs | python | C++ kept | C++ rows + kept | C++ one-shot "
+             "| python / kept | python / rows + kept | python / one-shot |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for threads, count, med, _, med_cpu in rows:
         for what, m in (("wall", med), ("CPU", med_cpu)):
-            lines.append(f"| {threads} | {what} | {count:,} | {m['python']:.2f} | {m['kept']:.2f} | {m['one-shot']:.2f} | "
-                         f"{m['python'] / m['kept']:.3f} | {m['python'] / m['one-shot']:.3f} |")
+            lines.append(f"| {threads} | {what} | {count:,} | {m['python']:.2f} | {m['kept']:.2f} | {m['rows']:.2f} | "
+                         f"{m['one-shot']:.2f} | {m['python'] / m['kept']:.3f} | {m['python'] / m['rows']:.3f} | "
+                         f"{m['python'] / m['one-shot']:.3f} |")
     lines.append("")
     lines.append("Wall times of every round (ms):")
     for threads, _, _, times, _ in rows:

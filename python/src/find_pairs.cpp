@@ -132,14 +132,18 @@ sweep_and_prune, brute_force (the answer is the same with each). The GIL is rele
 while the pairs are found. Raises InvalidShapeError (a ValueError) naming the first
 invalid shape ("circle 3: negative radius -1").)";
 
-/// The benchmark's baselines (bench/python_find_pairs.py), on a Scene already in memory:
-/// kept (one_shot false), the call a C++ program makes frame after frame,
-/// PairFinder::find_pairs with a kept finder and PairList, after one untimed call; or
-/// the one-line hitgrid::find_pairs(scene, options), which keeps nothing. Timed `repeat`
-/// times in C++; returns the wall times and the process's CPU times (every thread's, which
-/// a shared host inflates less), both in milliseconds, and the pair count.
+/// The benchmark's baselines (bench/python_find_pairs.py), timed `repeat` times in C++:
+/// "kept", the call a C++ program makes frame after frame on a Scene already in memory,
+/// PairFinder::find_pairs with a kept finder and PairList, after one untimed call;
+/// "rows", the same with the rows copied into the kept Scene first (Scene::assign on the
+/// finder's threads), as a program whose shapes live in rows of floats pays, and as this
+/// module does; "one-shot", the one-line hitgrid::find_pairs(scene, options), which keeps
+/// nothing. Returns the wall times and the process's CPU times (every thread's, which a
+/// shared host inflates less), both in milliseconds, and the pair count.
 py::tuple cpp_find_pairs_ms(const py::object& segments, const py::object& circles, const py::object& boxes,
-                            unsigned threads, const std::string& isa, unsigned repeat, bool one_shot) {
+                            unsigned threads, const std::string& isa, unsigned repeat, const std::string& mode) {
+  const bool one_shot = mode == "one-shot", with_rows = mode == "rows";
+  if (!one_shot && !with_rows && mode != "kept") throw py::value_error("mode: kept, rows or one-shot");
   RowsInput s, c, b;
   read_rows(segments, 4, "segments", s);
   read_rows(circles, 3, "circles", c);
@@ -153,6 +157,7 @@ py::tuple cpp_find_pairs_ms(const py::object& segments, const py::object& circle
     for (unsigned i = 0; i < repeat; ++i) {
       const auto start = std::chrono::steady_clock::now();
       const std::clock_t cpu_start = std::clock();
+      if (with_rows) assign_rows(e.scene, s.rows, c.rows, b.rows, e.options.threads);
       if (one_shot)
         e.pairs = hitgrid::find_pairs(e.scene, e.options);
       else
@@ -177,8 +182,8 @@ void bind_find_pairs(py::module_& m) {
         "boxes"_a = py::none(), py::kw_only(), "threads"_a = 0u, "isa"_a = "auto", "method"_a = "auto",
         "cell_size"_a = 0.0f, "large_cell_size"_a = 0.0f);
   m.def("_cpp_find_pairs_ms", &cpp_find_pairs_ms,
-        "For bench/python_find_pairs.py only: times the C++ call (PairFinder::find_pairs on a Scene in memory).",
-        "segments"_a, "circles"_a, "boxes"_a, "threads"_a, "isa"_a, "repeat"_a, "one_shot"_a);
+        "For bench/python_find_pairs.py only: times the C++ call (mode kept, rows or one-shot).",
+        "segments"_a, "circles"_a, "boxes"_a, "threads"_a, "isa"_a, "repeat"_a, "mode"_a);
   m.def("release_memory", &release_kept_memory,
         "Gives back the memory find_pairs keeps between calls (its scene, pairs and scratch).");
 
