@@ -2,6 +2,7 @@
 
 #include <tbb/parallel_for.h>
 
+#include "hitgrid/broadphase/detail/parallel.hpp"
 #include "hitgrid/core/shape_pair_test.hpp"
 #include "packed_shapes.hpp"
 #include "pair_buffers.hpp"
@@ -14,7 +15,7 @@ PairList brute_force_pairs(const Scene& scene) {
   const KindRanges kinds = KindRanges::of(scene);
   const auto n = static_cast<std::uint32_t>(scene.size());
   PairBuffers buffers;
-  tbb::parallel_for(tbb::blocked_range<std::uint32_t>(0, n, 16), [&](const auto& range) {
+  detail::parallel_for(tbb::blocked_range<std::uint32_t>(0, n, 16), [&](const auto& range) {
     PairList& out = buffers.local();
     for (std::uint32_t i = range.begin(); i != range.end(); ++i)
       for (std::uint32_t j = i + 1; j < n; ++j)

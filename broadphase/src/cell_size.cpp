@@ -1,13 +1,11 @@
 #include "cell_size.hpp"
 
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_reduce.h>
-
 #include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
 
+#include "hitgrid/broadphase/detail/parallel.hpp"
 #include "hitgrid/core/error.hpp"
 
 namespace hitgrid {
@@ -22,8 +20,8 @@ void check_cell_sizes(const FindPairsOptions& options) {
 }
 
 SceneExtent scene_extent(const UninitializedVector<ShapeRecord>& shapes) {
-  return tbb::parallel_reduce(
-      tbb::blocked_range<std::size_t>(0, shapes.size(), 1 << 14), SceneExtent{},
+  return detail::parallel_reduce(
+      shapes.size(), std::size_t{1} << 14, SceneExtent{},
       [&](const auto& r, SceneExtent e) {
         for (std::size_t i = r.begin(); i != r.end(); ++i) e.add(shapes[i].box);
         return e;

@@ -22,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+#include "hitgrid/broadphase/detail/parallel.hpp"
 #include "uninitialized_vector.hpp"
 
 namespace hitgrid {
@@ -92,10 +93,10 @@ template <class Index, class Count, class Prepare, class Scatter>
 std::vector<Index> counting_sort(std::size_t blocks, std::size_t buckets, Count&& count, Prepare&& prepare,
                                  Scatter&& scatter) {
   BlockCounts<Index> counts(blocks, buckets);
-  tbb::parallel_for(std::size_t{0}, blocks, [&](std::size_t b) { count(b, counts.table(b)); });
+  detail::parallel_for(std::size_t{0}, blocks, [&](std::size_t b) { count(b, counts.table(b)); });
   std::vector<Index> start = counts.place();
   prepare(static_cast<const std::vector<Index>&>(start));
-  tbb::parallel_for(std::size_t{0}, blocks, [&](std::size_t b) { scatter(b, counts.table(b)); });
+  detail::parallel_for(std::size_t{0}, blocks, [&](std::size_t b) { scatter(b, counts.table(b)); });
   return start;
 }
 

@@ -12,6 +12,7 @@
 #include "cell_size.hpp"
 #include "grid.hpp"
 #include "hitgrid/broadphase/brute_force.hpp"
+#include "hitgrid/broadphase/detail/parallel.hpp"
 #include "hitgrid/broadphase/sweep_and_prune.hpp"
 #include "hitgrid/core/detail/stopwatch.hpp"
 #include "hitgrid/core/error.hpp"
@@ -54,8 +55,10 @@ PairFinder::PairFinder(const FindPairsOptions& options) {
   // Checked here for every method, so that a program asking for an ISA the machine lacks
   // fails whichever method it runs.
   const Isa isa = resolve_isa(options.isa);
-  const unsigned threads =
-      options.threads == 0 ? static_cast<unsigned>(tbb::info::default_concurrency()) : options.threads;
+  if (options.tasks && options.tasks.workers == 0) throw Error("a task hook needs at least one worker");
+  const unsigned threads = options.tasks                ? options.tasks.workers
+                           : options.threads == 0 ? static_cast<unsigned>(tbb::info::default_concurrency())
+                                                  : options.threads;
   state_ = std::make_unique<State>(options, isa, threads);
 }
 
@@ -104,10 +107,11 @@ void PairFinder::run(const Scene& scene, PairList* list, const PairSink* sink, F
   // check determinism on a small machine, or to oversubscribe on purpose) needs the cap
   // raised for the duration of the call, or the arena silently runs with fewer.
   std::optional<tbb::global_control> allow_more;
-  if (s.threads > static_cast<unsigned>(tbb::info::default_concurrency()))
+  if (!s.options.tasks && s.threads > static_cast<unsigned>(tbb::info::default_concurrency()))
     allow_more.emplace(tbb::global_control::max_allowed_parallelism, s.threads);
-  s.arena.execute([&] {
-    // The calling thread too (the observer covers the arena's workers).
+  detail::execute(s.arena, s.options.tasks, [&] {
+    // The calling thread too (the observer covers the arena's workers; a hook's tasks
+    // take the calling thread's cache).
     const BlockCache::Scope scope(s.cache);
     StageClock clock(local.stages);
     switch (method) {

@@ -24,6 +24,7 @@
 #include <utility>
 
 #include "cell_size.hpp"
+#include "hitgrid/broadphase/detail/parallel.hpp"
 #include "hitgrid/core/error.hpp"
 #include "hitgrid/core/intersects.hpp"
 #include "hitgrid/core/ray_box.hpp"
@@ -84,7 +85,7 @@ struct GridIndex::Impl {
     UninitializedVector<std::uint64_t> order(queries.size());
     const HomeGrid& home = grid.home;
     const bool cells = !grid.tiled_only && home.small_count() != 0;
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, queries.size(), queries_per_task), [&](const auto& r) {
+    detail::parallel_for(tbb::blocked_range<std::size_t>(0, queries.size(), queries_per_task), [&](const auto& r) {
       for (std::size_t q = r.begin(); q != r.end(); ++q) {
         std::uint64_t cell = 0;
         if (cells) {
@@ -437,7 +438,7 @@ void GridIndex::pairs_with(const Scene& queries, std::vector<CrossPair>& out, fl
     return t;
   });
   const UninitializedVector<std::uint64_t> order = index.grid_order(queries, query_kinds);
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, queries.size(), queries_per_task), [&](const auto& r) {
+  detail::parallel_for(tbb::blocked_range<std::size_t>(0, queries.size(), queries_per_task), [&](const auto& r) {
     Impl::Scratch& t = scratch.local();
     // The buffer refers to this thread's scratch, which has its place now.
     t.candidates.flush = &Impl::flush;

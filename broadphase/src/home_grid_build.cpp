@@ -15,6 +15,7 @@
 
 #include "counting_sort.hpp"
 #include "grid_kernels.hpp"
+#include "hitgrid/broadphase/detail/parallel.hpp"
 #include "hitgrid/core/detail/fnv1a.hpp"
 #include "home_grid.hpp"
 #include "pair_keys.hpp"
@@ -231,7 +232,7 @@ void HomeGrid::Builder::list_rows(const std::vector<std::uint32_t>& row_begin, s
 void HomeGrid::Builder::sort_rows(RowListener* listener) {
   if (listener) listener->rows_listed(g_);
   tbb::enumerable_thread_specific<RowScratch> scratch;
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, g_.rows_.size(), rows_per_task), [&](const auto& range) {
+  detail::parallel_for(tbb::blocked_range<std::size_t>(0, g_.rows_.size(), rows_per_task), [&](const auto& range) {
     RowScratch& t = scratch.local();
     for (std::size_t k = range.begin(); k != range.end(); ++k) {
       sort_row(k, t);
@@ -433,7 +434,7 @@ void HomeGrid::Builder::bucket_by_cells(std::uint64_t row_count) {
   const GridCells& cells = g_.cells_;
   const std::uint64_t large_key = g_.cols_ * row_count;
   UninitializedVector<KeyedShape> keyed(n);
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, shapes_per_task), [&](const auto& r) {
+  detail::parallel_for(tbb::blocked_range<std::size_t>(0, n, shapes_per_task), [&](const auto& r) {
     for (std::size_t i = r.begin(); i != r.end(); ++i) {
       const Aabb b = record_of(scene_, kinds_, static_cast<std::uint32_t>(i)).box;
       const auto col = static_cast<std::uint64_t>(cells.index(b.min.x) - g_.col0_);
@@ -455,7 +456,7 @@ void HomeGrid::Builder::bucket_by_cells(std::uint64_t row_count) {
 
   size_columns(small);
   UninitializedVector<std::uint32_t> row(small);
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, small, shapes_per_task), [&](const auto& r) {
+  detail::parallel_for(tbb::blocked_range<std::size_t>(0, small, shapes_per_task), [&](const auto& r) {
     for (std::size_t p = r.begin(); p != r.end(); ++p) {
       const ShapeRecord s = record_of(scene_, kinds_, keyed[p].shape);
       g_.items_[p] = {keyed[p].shape, {s.g[0], s.g[1], s.g[2], s.g[3]}};
@@ -472,7 +473,7 @@ void HomeGrid::Builder::bucket_by_cells(std::uint64_t row_count) {
     }
   }
   if (!rows.empty()) rows.back().end = static_cast<std::uint32_t>(small);
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, rows.size(), rows_per_task), [&](const auto& range) {
+  detail::parallel_for(tbb::blocked_range<std::size_t>(0, rows.size(), rows_per_task), [&](const auto& range) {
     std::vector<std::uint32_t> order;
     std::vector<float> v;
     std::vector<Item> at;

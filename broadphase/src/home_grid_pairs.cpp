@@ -12,6 +12,7 @@
 #include "box_filter.hpp"
 #include "crowded_sweep.hpp"
 #include "grid_kernels.hpp"
+#include "hitgrid/broadphase/detail/parallel.hpp"
 
 namespace hitgrid {
 namespace {
@@ -189,7 +190,7 @@ std::uint64_t HomeSearch::large_small_pairs(const LargeSpans& spans, PairKeys& o
   const std::span<const HomeGrid::Row> rows = g_->rows();
   if (rows.empty() || spans.row_count() == 0) return 0;
   ScratchSet scratch(tests_, *this);
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, rows.size(), large_rows_per_task), [&](const auto& r) {
+  detail::parallel_for(tbb::blocked_range<std::size_t>(0, rows.size(), large_rows_per_task), [&](const auto& r) {
     Scratch& t = scratch.local();
     for (std::size_t k = r.begin(); k != r.end(); ++k) {
       const HomeGrid::Row& row = rows[k];
@@ -277,7 +278,7 @@ std::uint64_t SmallPairs::finish(const HomeGrid& grid, PairKeys& out) {
   search.bind(grid);
   std::vector<std::uint8_t>& searched = s_->searched;
   searched.resize(grid.rows().size(), 0);  // no rows reported: none searched
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, searched.size(), rows_per_task), [&](const auto& r) {
+  detail::parallel_for(tbb::blocked_range<std::size_t>(0, searched.size(), rows_per_task), [&](const auto& r) {
     Scratch& t = s_->scratch.local();
     for (std::size_t k = r.begin(); k != r.end(); ++k)
       if (!searched[k]) search.search_row(k, t);

@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "counting_sort.hpp"
+#include "hitgrid/broadphase/detail/parallel.hpp"
 
 namespace hitgrid {
 namespace {
@@ -98,7 +99,7 @@ LargeSpans LargeSpans::build(const HomeGrid& grid, const KindRanges& kinds) {
       large, std::clamp<std::size_t>(std::min(large >> shapes_per_block_log2, max_counters / rows), 1, max_blocks));
   for (const bool walk : {false, true}) {
     BlockCounts<std::uint64_t> counts(blocks.count, rows);
-    tbb::parallel_for(std::size_t{0}, blocks.count, [&](std::size_t b) {
+    detail::parallel_for(std::size_t{0}, blocks.count, [&](std::size_t b) {
       std::uint64_t* count = counts.table(b);
       if (walk) {
         for (std::size_t i = blocks.begin(b); i < blocks.end(b); ++i)
@@ -122,7 +123,7 @@ LargeSpans LargeSpans::build(const HomeGrid& grid, const KindRanges& kinds) {
         limit[b * rows + k] = b + 1 < blocks.count ? counts.table(b + 1)[k] : out.start_[k + 1];
     out.spans_.resize(out.start_[rows]);
     std::atomic<bool> overflow{false};
-    tbb::parallel_for(std::size_t{0}, blocks.count, [&](std::size_t b) {
+    detail::parallel_for(std::size_t{0}, blocks.count, [&](std::size_t b) {
       std::uint64_t* next = counts.table(b);
       const std::uint64_t* end = limit.data() + b * rows;
       bool full = false;

@@ -2,6 +2,7 @@
 
 #include <tbb/parallel_for.h>
 
+#include "hitgrid/broadphase/detail/parallel.hpp"
 #include "hitgrid/core/intersects.hpp"
 
 namespace hitgrid {
@@ -30,7 +31,7 @@ bool intersects_packed(ShapeKind ka, const float* a, ShapeKind kb, const float* 
 UninitializedVector<ShapeRecord> pack_shapes(const Scene& scene) {
   const KindRanges kinds = KindRanges::of(scene);
   UninitializedVector<ShapeRecord> out(scene.size());
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, out.size(), 1 << 14), [&](const auto& range) {
+  detail::parallel_for(tbb::blocked_range<std::size_t>(0, out.size(), 1 << 14), [&](const auto& range) {
     for (std::size_t i = range.begin(); i != range.end(); ++i)
       out[i] = record_of(scene, kinds, static_cast<std::uint32_t>(i));
   });

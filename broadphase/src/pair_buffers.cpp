@@ -1,6 +1,6 @@
 #include "pair_buffers.hpp"
 
-#include <tbb/parallel_sort.h>
+#include "hitgrid/broadphase/detail/parallel.hpp"
 
 namespace hitgrid {
 
@@ -13,7 +13,7 @@ PairList merge_pair_buffers(PairBuffers& buffers) {
     out.insert(out.end(), b.begin(), b.end());
     PairList().swap(b);  // release as we go: keeps peak memory near one copy of the list
   }
-  tbb::parallel_sort(out.begin(), out.end());
+  detail::parallel_sort(out.begin(), out.end());
   return out;
 }
 

@@ -10,6 +10,7 @@
 
 #include "block_cache.hpp"
 #include "counting_sort.hpp"
+#include "hitgrid/broadphase/detail/parallel.hpp"
 #include "radix_sort.hpp"
 #include "uninitialized_vector.hpp"
 
@@ -67,7 +68,7 @@ void small_sorted_unique_pairs(PairKeys& parts, int key_bits, PairKeyCodec codec
   keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
   out.clear();
   out.resize(keys.size());
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, keys.size(), pairs_per_task), [&](const auto& r) {
+  detail::parallel_for(tbb::blocked_range<std::size_t>(0, keys.size(), pairs_per_task), [&](const auto& r) {
     for (std::size_t k = r.begin(); k != r.end(); ++k) out[k] = pair_of(keys[k], codec, kinds);
   });
 }
@@ -115,7 +116,7 @@ std::vector<std::size_t> pairs_by_bucket(UninitializedVector<std::uint64_t>& sca
     std::vector<std::uint32_t> count;
   };
   tbb::enumerable_thread_specific<Scratch> scratch;
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, buckets, buckets_per_task), [&](const auto& range) {
+  detail::parallel_for(tbb::blocked_range<std::size_t>(0, buckets, buckets_per_task), [&](const auto& range) {
     Scratch& t = scratch.local();
     for (std::size_t d = range.begin(); d != range.end(); ++d) {
       const std::size_t lo = start[d], n = start[d + 1] - lo;
@@ -156,7 +157,7 @@ void sort_whole(PairKeys& parts, int key_bits, PairKeyCodec codec, const KindRan
   const std::size_t total = parts.size();
   // The joined sort does less work; the buckets share it out better among threads, so
   // they take over at fewer keys when there are several threads.
-  const bool threads = tbb::this_task_arena::max_concurrency() > 1;
+  const bool threads = detail::parallel_concurrency() > 1;
   const std::size_t joined_below = (threads ? joined_buckets_threaded : joined_buckets_one_thread) * bucket_target;
   if (total < joined_below || key_bits <= 2 * radix_digit_bits)
     return small_sorted_unique_pairs(parts, key_bits, codec, kinds, out);
@@ -179,7 +180,7 @@ std::vector<PairKeys> split_by_top_bits(PairKeys& keys, int key_bits, int bits) 
   const std::size_t pieces = std::size_t{1} << bits;
   const std::uint64_t mask = pieces - 1;
   tbb::enumerable_thread_specific<std::vector<PairKeys>> local([&] { return std::vector<PairKeys>(pieces); });
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, keys.chunks().size(), 1), [&](const auto& r) {
+  detail::parallel_for(tbb::blocked_range<std::size_t>(0, keys.chunks().size(), 1), [&](const auto& r) {
     std::vector<PairKeys>& to = local.local();
     for (std::size_t c = r.begin(); c != r.end(); ++c) {
       const PairKeys::Chunk& chunk = keys.chunks()[c];

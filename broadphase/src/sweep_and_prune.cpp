@@ -2,8 +2,8 @@
 
 #include <tbb/combinable.h>
 #include <tbb/parallel_for.h>
-#include <tbb/parallel_sort.h>
 
+#include "hitgrid/broadphase/detail/parallel.hpp"
 #include "hitgrid/core/shape_pair_test.hpp"
 #include "packed_shapes.hpp"
 #include "pair_buffers.hpp"
@@ -27,14 +27,14 @@ PairList sweep_and_prune_pairs(const Scene& scene, FindPairsReport* report) {
   clock.lap("bounds");
 
   // Ties broken by id so the sweep order, and with it the work split, is deterministic.
-  tbb::parallel_sort(shapes.begin(), shapes.end(), [](const Item& a, const Item& b) {
+  detail::parallel_sort(shapes.begin(), shapes.end(), [](const Item& a, const Item& b) {
     return a.box.min.x < b.box.min.x || (a.box.min.x == b.box.min.x && a.index < b.index);
   });
   clock.lap("sort");
 
   PairBuffers buffers;
   tbb::combinable<std::uint64_t> candidates;
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, shapes.size(), 1024), [&](const auto& range) {
+  detail::parallel_for(tbb::blocked_range<std::size_t>(0, shapes.size(), 1024), [&](const auto& range) {
     PairList& out = buffers.local();
     std::uint64_t tested = 0;
     for (std::size_t i = range.begin(); i != range.end(); ++i) {

@@ -14,6 +14,7 @@
 #include "counting_sort.hpp"
 #include "crowded_sweep.hpp"
 #include "grid_cells.hpp"
+#include "hitgrid/broadphase/detail/parallel.hpp"
 #include "pair_batch.hpp"
 #include "radix_sort.hpp"
 
@@ -216,7 +217,7 @@ struct TiledGrid::Impl {
         }
     } else {
       std::vector<std::uint64_t> offsets(n + 1, 0);
-      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, shapes_per_task), [&](const auto& r) {
+      detail::parallel_for(tbb::blocked_range<std::size_t>(0, n, shapes_per_task), [&](const auto& r) {
         for (std::size_t i = r.begin(); i != r.end(); ++i) {
           std::uint64_t count = 0;
           for_each_tile(i, shapes[i], [&](std::uint64_t) { ++count; });
@@ -225,7 +226,7 @@ struct TiledGrid::Impl {
       });
       std::partial_sum(offsets.begin(), offsets.end(), offsets.begin());
       UninitializedVector<KeyedEntry> keyed(offsets[n]);
-      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, shapes_per_task), [&](const auto& r) {
+      detail::parallel_for(tbb::blocked_range<std::size_t>(0, n, shapes_per_task), [&](const auto& r) {
         for (std::size_t i = r.begin(); i != r.end(); ++i) {
           std::uint64_t e = offsets[i];
           for_each_tile(i, shapes[i], [&](std::uint64_t t) { keyed[e++] = {t, entry_of(i, shapes[i])}; });
@@ -414,7 +415,7 @@ std::uint64_t TiledGrid::Impl::tile_pairs(const PairTestContext& tests, PairKeys
     return t;
   });
   const std::size_t tiles = tile_starts_.size() - 1;
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, tiles, 1), [&](const auto& r) {
+  detail::parallel_for(tbb::blocked_range<std::size_t>(0, tiles, 1), [&](const auto& r) {
     TileScratch& t = scratch.local();
     for (std::size_t k = r.begin(); k != r.end(); ++k) search_tile(k, t);
   });

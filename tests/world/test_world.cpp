@@ -28,6 +28,7 @@
 #include "hitgrid/core/within_distance.hpp"
 #include "hitgrid/simd/isa.hpp"
 #include "hitgrid/world/world.hpp"
+#include "support/task_hooks.hpp"
 
 using namespace hitgrid;
 
@@ -299,6 +300,21 @@ TEST_CASE("the world's pairs and events equal the exact pair sets of a random hi
           o.small_frame_shapes = threads == 2 ? WorldOptions{}.small_frame_shapes : 0;
           CHECK(run_history(seed, o, 40) == reference);
         }
+    // On a program's job system (TaskHook): a pool of threads, and one thread taking the
+    // ranges last first in random lengths; every frame through the hook.
+    test::ThreadPoolHook pool(3);
+    test::SerialHook serial(seed);
+    for (const TaskHook& hook : {pool.hook(), serial.hook()}) {
+      INFO("task hook of " << hook.workers << " workers");
+      o.isa = Isa::automatic;
+      o.cell_size = 0.0f;
+      o.small_frame_shapes = 0;
+      o.tasks = hook;
+      CHECK(run_history(seed, o, 40) == reference);
+    }
+    o.tasks = {};
+    CHECK(pool.counts.calls > 0);
+    CHECK(serial.counts.calls > 0);
   }
 }
 
@@ -397,7 +413,7 @@ TEST_CASE("a refused call leaves the world as it was", "[world]") {
   unchanged();
 }
 
-TEST_CASE("static shapes never pair with each other; filters and bodies change pairs at the next step", "[world]") {
+TEST_CASE("static shapes never pair with each other, and filters and bodies change pairs at the next step", "[world]") {
   World world;
   ShapeDef wall{Segment{{-10, 0}, {10, 0}}};
   wall.body = BodyType::static_body;

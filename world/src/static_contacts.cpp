@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "hitgrid/broadphase/detail/parallel.hpp"
 #include "hitgrid/core/intersects.hpp"
 #include "hitgrid/core/within_distance.hpp"
 
@@ -76,7 +77,7 @@ void StaticContacts::find(const Scene& dynamic, const Owners& dynamic_owners, co
   for (Scratch& t : scratch_) t.pairs.clear();
   for (std::size_t k = 0; k < 3; ++k) {
     const auto kind = static_cast<ShapeKind>(k);
-    tbb::parallel_for(tbb::blocked_range<std::uint32_t>(0, static_cast<std::uint32_t>(dynamic.count(kind)),
+    detail::parallel_for(tbb::blocked_range<std::uint32_t>(0, static_cast<std::uint32_t>(dynamic.count(kind)),
                                                         shapes_per_task),
                       [&](const tbb::blocked_range<std::uint32_t>& r) {
                         Scratch& t = scratch_.local();

@@ -30,6 +30,7 @@
 #include <string>
 #include <type_traits>
 
+#include "hitgrid/broadphase/detail/parallel.hpp"
 #include "hitgrid/broadphase/find_pairs.hpp"
 #include "hitgrid/broadphase/grid_index.hpp"
 #include "hitgrid/broadphase/sort_keys.hpp"
@@ -113,14 +114,25 @@ struct World::State {
 
   static FindPairsOptions serial_options(FindPairsOptions f) {
     f.threads = 1;
+    f.tasks = {};
     return f;
   }
 
   /// A small frame (few dynamic shapes) runs on the calling thread alone: waking workers
   /// would cost more than they save.
   bool small_frame() const { return scenes[dynamic_scene].size() < options.small_frame_shapes; }
-  tbb::task_arena& work_arena() { return small_frame() ? serial_arena : arena; }
   PairFinder& work_finder() { return small_frame() ? serial_finder : finder; }
+  /// f() with the frame's parallel loops on the world's threads (its arena, or the
+  /// program's task hook), or on the calling thread alone when `serial`.
+  template <class F>
+  void run(bool serial, const F& f) {
+    if (serial) return serial_arena.execute(f);
+    detail::execute(arena, options.tasks, f);
+  }
+  template <class F>
+  void run_frame(const F& f) {
+    run(small_frame(), f);
+  }
 
   static const WorldOptions& checked(const WorldOptions& o) {
     if (!valid_margin(o.margin)) throw Error("the world's margin must be finite and >= 0");
@@ -133,6 +145,7 @@ struct World::State {
     f.isa = o.isa;
     f.cell_size = o.cell_size;
     f.large_cell_size = o.large_cell_size;
+    f.tasks = o.tasks;
     return f;
   }
   static int threads_of(const PairFinder& finder) {
@@ -254,7 +267,7 @@ struct World::State {
   /// once).
   void find_pairs() {
     const float margin = options.margin;
-    work_arena().execute([&] {
+    run_frame([&] {
       refresh(margin == 0.0f ? std::initializer_list<std::size_t>{static_scene}
                              : std::initializer_list<std::size_t>{static_scene, dynamic_scene});
       static_keys.clear();
@@ -316,7 +329,7 @@ struct World::State {
       if (toi.kind != ToiKind::none) impacts.push_back({handle_of(a), handle_of(b), toi.kind, toi.t});
     };
     swept.clear();
-    work_arena().execute([&] {
+    run_frame([&] {
       refresh({static_scene, dynamic_scene});
       for (std::uint32_t m : moving) {
         const Circle c = circle_of(m);
@@ -606,7 +619,7 @@ void World::query(const Shape& shape, std::uint64_t mask, std::vector<ShapeHandl
   State& s = *s_;
   if (auto why = invalid_shape(shape)) throw Error("query: " + *why);
   out.clear();
-  s.work_arena().execute([&] {
+  s.run_frame([&] {
     s.refresh({static_scene, dynamic_scene});
     for (std::size_t b = 0; b < 2; ++b) {
       std::visit([&](const auto& g) { s.index[b].touching(g, s.found); }, shape);
@@ -746,14 +759,14 @@ void World::State::cast_many(std::span<const Q> casts, std::uint64_t mask, CastH
                              std::vector<std::size_t>& starts) {
   hits.clear();
   starts.assign(1, 0);
-  (casts.size() < 64 ? serial_arena : work_arena()).execute([&] {
+  run(casts.size() < 64 || small_frame(), [&] {
     refresh({static_scene, dynamic_scene});
     // Fixed blocks of casts, each gathering its hits in order; joined in block order, so
     // the answer does not depend on the threads.
     constexpr std::size_t per_block = 32;
     const std::size_t blocks = (casts.size() + per_block - 1) / per_block;
     if (cast_blocks.size() < blocks) cast_blocks.resize(blocks);
-    tbb::parallel_for(std::size_t{0}, blocks, [&](std::size_t k) {
+    detail::parallel_for(std::size_t{0}, blocks, [&](std::size_t k) {
       CastBlock& block = cast_blocks[k];
       block.hits.clear();
       block.ends.clear();

@@ -25,6 +25,9 @@
 // scenes whose pairs do not fit in memory. It runs the grid's passes once to count the
 // pairs and once more per band of that many pairs (by their first shape).
 //
+// Threads: a PairFinder runs on a TBB arena of its own (FindPairsOptions::threads), or on
+// the program's job system through FindPairsOptions::tasks (task_hook.hpp).
+//
 // Errors: invalid options throw hitgrid::Error (an ISA this machine cannot run, a
 // negative or non-finite cell size, zero threads is fine: it means all of them).
 #pragma once
@@ -38,6 +41,7 @@
 #include <string_view>
 #include <vector>
 
+#include "hitgrid/broadphase/task_hook.hpp"
 #include "hitgrid/core/scene.hpp"
 #include "hitgrid/core/shape_id.hpp"
 #include "hitgrid/simd/isa.hpp"
@@ -77,6 +81,10 @@ struct FindPairsOptions {
   /// first shapes whose pairs are more than this, down to one pair's key, is counted
   /// again in finer bands). Must be at least 1.
   std::size_t stream_band_bytes = std::size_t{256} << 20;
+  /// The program's own job system (task_hook.hpp): when set, the parallel work runs
+  /// through it instead of the finder's TBB arena, `threads` is ignored and the hook's
+  /// workers count as the threads. The answer is the same either way.
+  TaskHook tasks;
 };
 
 struct StageTime {

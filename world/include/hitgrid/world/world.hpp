@@ -29,9 +29,10 @@
 // then the second; within a pair the lower handle first) and the same whatever the thread
 // count, ISA and cell sizes. An end event may name a destroyed shape's handle.
 //
-// Threads: a World runs its parallel work on its own TBB arenas (WorldOptions::threads),
-// small frames on the calling thread alone (WorldOptions::small_frame_shapes); it is used
-// from one thread at a time.
+// Threads: a World runs its parallel work on its own TBB arenas (WorldOptions::threads)
+// or on the program's job system (WorldOptions::tasks, a TaskHook: Box2D's enqueueTask /
+// finishTask in one call), small frames on the calling thread alone
+// (WorldOptions::small_frame_shapes); it is used from one thread at a time.
 //
 // Errors: a stale or unknown handle throws InvalidHandleError naming it; invalid geometry
 // throws hitgrid::Error naming the handle or the position in the batch. A refused call
@@ -46,6 +47,7 @@
 #include <variant>
 #include <vector>
 
+#include "hitgrid/broadphase/task_hook.hpp"
 #include "hitgrid/core/error.hpp"
 #include "hitgrid/core/ray.hpp"
 #include "hitgrid/core/shapes.hpp"
@@ -155,6 +157,10 @@ struct WorldOptions {
   /// contacts do not flicker. 0 is the exact touching rule. Queries and casts are not
   /// affected. Must be finite and >= 0.
   float margin = 0.0f;
+  /// The program's own job system (hitgrid/broadphase/task_hook.hpp): when set, the
+  /// world's parallel work runs through it instead of the world's TBB arenas, and
+  /// `threads` is ignored. Small frames still run on the calling thread alone.
+  TaskHook tasks;
 };
 
 class World {
