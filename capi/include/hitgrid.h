@@ -61,7 +61,14 @@
  * Threads
  *   A world or finder is used from one thread at a time; different objects may be used
  *   from different threads at once. Each runs its parallel work on its own thread pool
- *   (options.threads, 0 = every hardware thread).
+ *   (options.threads, 0 = every hardware thread), or on the program's job system when
+ *   options.tasks.run is set (hitgrid_task_hook: Box2D's enqueueTask/finishTask in one
+ *   blocking call). run(user, count, min_range, task, context) must call
+ *   task(context, begin, end) for ranges that cover [0, count) once each (at least
+ *   min_range items, the last may be shorter), on any threads, in any order, and return
+ *   when all have returned; tasks never block on each other and never call back into the
+ *   hook. A hook that leaves items out makes the call fail (HITGRID_ERROR) instead of
+ *   answering wrong. The answers are the same as on the library's own threads.
  *
  * ABI
  *   Plain C types of fixed size only; the instruction set (SSE2, AVX2, AVX-512) is chosen
@@ -172,6 +179,15 @@ typedef struct hitgrid_impact {
   double t;
 } hitgrid_impact;
 
+/* A program's job system (see Threads). run NULL: the library's own threads. */
+typedef void (*hitgrid_task)(void* context, size_t begin, size_t end);
+typedef struct hitgrid_task_hook {
+  void (*run)(void* user, size_t count, size_t min_range, hitgrid_task task, void* context);
+  void* user;       /* handed to run unchanged */
+  uint32_t workers; /* threads that run the tasks, >= 1 when run is set */
+  uint32_t reserved;
+} hitgrid_task_hook;
+
 typedef struct hitgrid_world_options {
   uint32_t threads;      /* 0: every hardware thread */
   uint32_t isa;          /* HITGRID_ISA_* */
@@ -181,6 +197,7 @@ typedef struct hitgrid_world_options {
   uint32_t reserved;
   uint64_t small_frame_shapes; /* frames with fewer dynamic shapes (and batches of fewer
                                   than 64 casts) run on the calling thread; default 2048 */
+  hitgrid_task_hook tasks;     /* run NULL (the default): the world's own threads */
 } hitgrid_world_options;
 
 typedef struct hitgrid_find_pairs_options {
@@ -191,6 +208,7 @@ typedef struct hitgrid_find_pairs_options {
   uint32_t method;         /* HITGRID_METHOD_* */
   uint32_t reserved;
   uint64_t max_kept_bytes; /* scratch a finder keeps between calls; default 512 MiB */
+  hitgrid_task_hook tasks; /* run NULL (the default): the finder's own threads */
 } hitgrid_find_pairs_options;
 
 /* The shapes of one query as rows of floats, packed: segments count x 4 (ax ay bx by),

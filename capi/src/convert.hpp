@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "guard.hpp"
 #include "hitgrid.h"
@@ -18,7 +19,8 @@ namespace hitgrid::capi {
 static_assert(sizeof(hitgrid_shape) == 20 && alignof(hitgrid_shape) == 4);
 static_assert(sizeof(hitgrid_shape_def) == 48 && offsetof(hitgrid_shape_def, filter) == 24);
 static_assert(sizeof(hitgrid_handle_pair) == 16 && sizeof(hitgrid_cast_hit) == 48 && sizeof(hitgrid_impact) == 32);
-static_assert(sizeof(hitgrid_world_options) == 32 && sizeof(hitgrid_find_pairs_options) == 32);
+static_assert(sizeof(hitgrid_task_hook) == 24);
+static_assert(sizeof(hitgrid_world_options) == 56 && sizeof(hitgrid_find_pairs_options) == 56);
 static_assert(sizeof(hitgrid_ray) == 16 && sizeof(hitgrid_segment) == 16);
 static_assert(sizeof(hitgrid_status) == sizeof(int), "an enum the size of C's int");
 // The finder's pairs go out as they are: a Pair is its 64-bit key, (lower id << 32) | higher.
@@ -57,6 +59,18 @@ inline Isa isa_of(std::uint32_t isa) {
 }
 inline void check_reserved(std::uint32_t reserved) {
   if (reserved != 0) throw ArgumentError("a reserved field is not 0");
+}
+
+/// The C hook as the C++ one: the same function types (a task is TaskHook::Task).
+inline TaskHook task_hook_of(const hitgrid_task_hook& h) {
+  static_assert(std::is_same_v<hitgrid_task, TaskHook::Task>);
+  check_reserved(h.reserved);
+  TaskHook t;
+  t.run = h.run;
+  t.user = h.user;
+  t.workers = h.workers;
+  if (t.run && t.workers == 0) throw ArgumentError("options.tasks.workers must be at least 1 when run is set");
+  return t;
 }
 
 /// The shape, checked (InvalidShapeError naming `position`, its place in the call).

@@ -34,6 +34,7 @@ FindPairsOptions find_pairs_options_of(const hitgrid_find_pairs_options& o) {
   f.large_cell_size = o.large_cell_size;
   f.method = static_cast<BroadPhase>(o.method);
   f.max_kept_bytes = static_cast<std::size_t>(o.max_kept_bytes);
+  f.tasks = task_hook_of(o.tasks);
   return f;
 }
 
@@ -61,7 +62,7 @@ hitgrid_status hitgrid_find_pairs_options_init(hitgrid_find_pairs_options* optio
   return guarded(__func__, [&] {
     const hitgrid::FindPairsOptions d;
     *required(options, "options") = {d.threads, HITGRID_ISA_AUTO, d.cell_size, d.large_cell_size,
-                                     HITGRID_METHOD_AUTO, 0, d.max_kept_bytes};
+                                     HITGRID_METHOD_AUTO, 0, d.max_kept_bytes, {nullptr, nullptr, 1, 0}};
   });
 }
 

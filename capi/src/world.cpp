@@ -60,6 +60,7 @@ WorldOptions world_options_of(const hitgrid_world_options& o) {
   w.large_cell_size = o.large_cell_size;
   w.margin = o.margin;
   w.small_frame_shapes = static_cast<std::size_t>(o.small_frame_shapes);
+  w.tasks = task_hook_of(o.tasks);
   return w;
 }
 
@@ -141,8 +142,8 @@ extern "C" {
 hitgrid_status hitgrid_world_options_init(hitgrid_world_options* options) {
   return guarded(__func__, [&] {
     const hitgrid::WorldOptions d;
-    *required(options, "options") = {d.threads,       HITGRID_ISA_AUTO, d.cell_size, d.large_cell_size,
-                                     d.margin,        0,                d.small_frame_shapes};
+    *required(options, "options") = {d.threads, HITGRID_ISA_AUTO, d.cell_size,          d.large_cell_size,
+                                     d.margin,  0,                d.small_frame_shapes, {nullptr, nullptr, 1, 0}};
   });
 }
 

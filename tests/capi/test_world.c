@@ -189,14 +189,39 @@ static void compare_frame(hitgrid_world* world, reference_world* ref, size_t* pa
   }
 }
 
-/* Frames of random changes, each made through the C API and mirrored on the reference. */
-static void test_random_frames(unsigned threads) {
+/* A program's job system, in C: every range on the calling thread, the last first. */
+static size_t hook_calls;
+static void serial_hook(void* user, size_t count, size_t min_range, hitgrid_task task, void* context) {
+  size_t end = count;
+  (void)user;
+  ++hook_calls;
+  while (end > 0) {
+    const size_t begin = ((end - 1) / min_range) * min_range;
+    task(context, begin, end);
+    end = begin;
+  }
+}
+/* A broken one: the first range is never run. */
+static void leaky_hook(void* user, size_t count, size_t min_range, hitgrid_task task, void* context) {
+  size_t begin;
+  (void)user;
+  for (begin = min_range; begin < count; begin += min_range)
+    task(context, begin, begin + min_range < count ? begin + min_range : count);
+}
+
+/* Frames of random changes, each made through the C API and mirrored on the reference;
+ * through `hook` when not NULL (every frame: no small frames on the calling thread). */
+static void test_random_frames(unsigned threads, const hitgrid_task_hook* hook) {
   hitgrid_world_options options;
   hitgrid_world* world;
   reference_world* ref = reference_new(threads);
   size_t i, frame, pair_total = 0, begin_total = 0, impact_total = 0;
   OK(hitgrid_world_options_init(&options));
   options.threads = threads;
+  if (hook) {
+    options.tasks = *hook;
+    options.small_frame_shapes = 0;
+  }
   OK(hitgrid_world_new(&options, &world));
   live_count = 0;
 
@@ -478,6 +503,25 @@ static void test_errors(void) {
   options.isa = HITGRID_ISA_AUTO;
   options.reserved = 1;
   CHECK(hitgrid_world_new(&options, &world) == HITGRID_INVALID_ARGUMENT);
+  options.reserved = 0;
+  options.tasks.run = serial_hook;
+  options.tasks.workers = 0;
+  CHECK(hitgrid_world_new(&options, &world) == HITGRID_INVALID_ARGUMENT);
+  CHECK(strstr(hitgrid_last_error(), "workers") != NULL);
+  {
+    /* A hook that skips work: the step fails, naming the hook, instead of answering wrong. */
+    hitgrid_world* leaky;
+    options.tasks.run = leaky_hook;
+    options.tasks.workers = 2;
+    options.small_frame_shapes = 0;
+    OK(hitgrid_world_new(&options, &leaky));
+    defs[0] = hitgrid_circle_def(0, 0, 1);
+    defs[1] = hitgrid_circle_def(1, 0, 1);
+    OK(hitgrid_world_create_many(leaky, defs, 2, handles));
+    CHECK(hitgrid_world_step(leaky) == HITGRID_ERROR);
+    CHECK(strstr(hitgrid_last_error(), "task hook") != NULL);
+    OK(hitgrid_world_free(leaky));
+  }
   CHECK(strcmp(hitgrid_status_name(HITGRID_OUT_OF_MEMORY), "HITGRID_OUT_OF_MEMORY") == 0);
   CHECK(strcmp(hitgrid_version(), "") != 0);
   OK(hitgrid_world_free(world));
@@ -486,8 +530,13 @@ static void test_errors(void) {
 
 int main(void) {
   test_ball_on_wall();
-  test_random_frames(1);
-  test_random_frames(2);
+  test_random_frames(1, NULL);
+  test_random_frames(2, NULL);
+  {
+    hitgrid_task_hook hook = {serial_hook, NULL, 3, 0};
+    test_random_frames(2, &hook);
+    CHECK(hook_calls > 0);
+  }
   test_find_pairs();
   test_errors();
   printf("%d passed, %d failed\n", passed, failed);
