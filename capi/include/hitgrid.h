@@ -366,8 +366,10 @@ hitgrid_status hitgrid_world_release_memory(hitgrid_world* world);
  * naming it ("rope end: not a finite point (nan, 1)", "peg 3: ...", "path point 7: ...");
  * so is a peg index that names no peg, moving a peg the rope wraps or through the rope,
  * and a circle of positive radius as a peg. A refused call leaves the rope as it was
- * (hitgrid_rope_move_end_path checks every point before it moves). A rope is used from
- * one thread at a time; different ropes may be used from different threads at once. */
+ * (hitgrid_rope_move_end_path checks every point before it moves); the one exception is
+ * HITGRID_OUT_OF_MEMORY in the middle of a move, after which the rope may be neither as
+ * before nor as after it (free it). A rope is used from one thread at a time; different ropes may be
+ * used from different threads at once. */
 
 typedef struct hitgrid_rope hitgrid_rope;
 
