@@ -1,9 +1,10 @@
 /* hitgrid.h: the C API of hitgrid (C99; also compiles as C++).
  *
  * Every colliding pair among 2D segments, circles and axis-aligned boxes, exact, from any
- * language that can call C: a one-shot pair finder over plain float arrays, and the
- * engine world (shapes with stable handles, filters, static and dynamic bodies, per step
- * the touching pairs and the begin / end events, queries, casts, continuous collision).
+ * language that can call C: a one-shot pair finder over plain float arrays, the engine
+ * world (shapes with stable handles, filters, static and dynamic bodies, per step the
+ * touching pairs and the begin / end events, queries, casts, continuous collision), and
+ * the rope that wraps around pegs (hitgrid_rope, at the end of this header).
  * It wraps the C++ library (hitgrid/hitgrid.hpp) and gives the same answers: exact on the
  * float32 inputs, the same on every thread count and instruction set (docs/contracts.md).
  *
@@ -41,17 +42,17 @@
  *   in the one-shot finder its id ("box 3": the fourth box), in a world call its place in
  *   the call ("circle 2: r is NaN": the third shape given). A successful call leaves
  *   it as it was. No C++ exception leaves the library and no function aborts on bad input;
- *   a refused call leaves the world or finder as it was (bulk calls check everything
+ *   a refused call leaves the world, finder or rope as it was (bulk calls check everything
  *   before they change anything).
  *
  * Memory
- *   - Objects (hitgrid_world, hitgrid_pair_finder) are created by *_new and destroyed by
- *     *_free, which accept NULL.
+ *   - Objects (hitgrid_world, hitgrid_pair_finder, hitgrid_rope) are created by *_new and
+ *     destroyed by *_free, which accept NULL.
  *   - Arrays returned through `const T**` are borrowed: they belong to the object that
  *     returned them and stay valid and unchanged until the event named in each function's
  *     comment (for a world's frame results: its next hitgrid_world_step or
- *     hitgrid_world_free; for query and cast results: the world's next query or cast). An
- *     empty result may be a NULL pointer with count 0.
+ *     hitgrid_world_free; for query and cast results: the world's next query or cast; for
+ *     a rope's nodes: its next move). An empty result may be a NULL pointer with count 0.
  *   - hitgrid_find_pairs returns an array the caller owns and gives back with
  *     hitgrid_free.
  *   - Every other array is the caller's, read or written only during the call.
@@ -361,6 +362,86 @@ hitgrid_status hitgrid_world_cast_ray_many(hitgrid_world* world, const hitgrid_r
 /* Gives back the scratch memory the world keeps between steps (shapes, pairs and events
  * stay). */
 hitgrid_status hitgrid_world_release_memory(hitgrid_world* world);
+
+/* --- the rope -------------------------------------------------------------------------
+ * A rope pinned at its start that wraps around point pegs as its end moves and unwraps
+ * when it swings back (hitgrid::Rope; the rules are docs/rope.md). Every decision (which
+ * pegs are caught, their order, each node's side and half-turn count, every release) is
+ * exact on the float32 inputs: the same nodes as the C++ Rope given the same moves. Only
+ * the length is rounded (within (segments + 3) * 2^-52 of the exact length, relatively).
+ *
+ *   const float pegs[] = {0, 0, 6, 2};                      // x y per peg
+ *   hitgrid_rope* rope;
+ *   hitgrid_rope_new(-10, 0, pegs, 2, &rope);               // the end starts at the start
+ *   hitgrid_rope_move_end(rope, 10, 1);
+ *   hitgrid_rope_move_end(rope, 10, -1);                    // catches peg 0, side -1
+ *   const hitgrid_rope_node* nodes; size_t n; double length;
+ *   hitgrid_rope_nodes(rope, &nodes, &n);                   // the start, then peg 0
+ *   hitgrid_rope_length(rope, &length);
+ *   hitgrid_rope_free(rope);
+ *
+ * A point that is not finite (NaN, infinity) is refused with HITGRID_ERROR and a message
+ * naming it ("rope end: not a finite point (nan, 1)", "peg 3: ...", "path point 7: ...");
+ * so is a peg index that names no peg, moving a peg the rope wraps or through the rope,
+ * and a circle of positive radius as a peg. A refused call leaves the rope as it was
+ * (hitgrid_rope_move_end_path checks every point before it moves); the one exception is
+ * HITGRID_OUT_OF_MEMORY in the middle of a move, after which the rope may be neither as
+ * before nor as after it (free it). A rope is used from one thread at a time; different ropes may be
+ * used from different threads at once. */
+
+typedef struct hitgrid_rope hitgrid_rope;
+
+/* The peg of the start node: it is no peg. */
+#define HITGRID_ROPE_NO_PEG 0xffffffffu
+
+/* A node of the rope: the start, or a peg the rope is wrapped around. */
+typedef struct hitgrid_rope_node {
+  float x, y;          /* where it is */
+  uint32_t peg;        /* the peg's index (as given to *_new); HITGRID_ROPE_NO_PEG for the start */
+  int32_t side;        /* +1: the rope turns left (counterclockwise) here; -1: right; 0 for the start */
+  uint32_t half_turns; /* floor(winding / pi): 0 while wound less than half a turn */
+} hitgrid_rope_node;
+
+/* A rope of length zero at (start_x, start_y) among peg_count pegs, packed x y
+ * (peg_count x 2 floats; NULL is fine when peg_count is 0). Peg i is pegs[2i], pegs[2i+1]. */
+hitgrid_status hitgrid_rope_new(float start_x, float start_y, const float* pegs, size_t peg_count, hitgrid_rope** rope);
+/* The pegs a scene of shapes stands for (hitgrid::pegs_of), in this order: each segment's
+ * a then b; each circle's centre (radius 0 only: a circle of positive radius is
+ * HITGRID_ERROR, naming it); each box's corners (minx, miny), (maxx, miny), (maxx, maxy),
+ * (minx, maxy). So segment i gives pegs 2i and 2i + 1, circle j peg 2 S + j, box k pegs
+ * 2 S + C + 4k .. + 3 (S segments, C circles). An invalid shape is HITGRID_INVALID_SHAPE
+ * naming it ("box 3"). A world's shapes: read them with hitgrid_world_shape into arrays. */
+hitgrid_status hitgrid_rope_new_from_shapes(float start_x, float start_y, const hitgrid_shape_arrays* shapes,
+                                            hitgrid_rope** rope);
+/* An independent copy (pegs, nodes, end and winding state). */
+hitgrid_status hitgrid_rope_copy(const hitgrid_rope* rope, hitgrid_rope** copy);
+hitgrid_status hitgrid_rope_free(hitgrid_rope* rope);
+
+/* Moves the end along the straight segment to (x, y), wrapping and releasing on the way. */
+hitgrid_status hitgrid_rope_move_end(hitgrid_rope* rope, float x, float y);
+/* hitgrid_rope_move_end to each of count points in turn (packed x y, count x 2 floats;
+ * NULL is fine when count is 0): the same rope as count calls. All or nothing: every point
+ * is checked before the first move. */
+hitgrid_status hitgrid_rope_move_end_path(hitgrid_rope* rope, const float* points, size_t count);
+/* Moves the start along the straight segment to (x, y): the same rules from the other end. */
+hitgrid_status hitgrid_rope_move_start(hitgrid_rope* rope, float x, float y);
+/* Moves peg `peg`, which the rope does not wrap, along the straight segment to (x, y).
+ * HITGRID_ERROR, the rope unchanged, if it names no peg, is a node of the rope, or its
+ * path touches the rope (not implemented: docs/rope.md, "Not yet"). */
+hitgrid_status hitgrid_rope_move_peg(hitgrid_rope* rope, uint32_t peg, float x, float y);
+
+/* The start, then the wrapped pegs in order from it (*count >= 1). Borrowed: valid and
+ * unchanged until the rope's next move (end, path, start or peg, even a refused one) or
+ * free. */
+hitgrid_status hitgrid_rope_nodes(hitgrid_rope* rope, const hitgrid_rope_node** nodes, size_t* count);
+/* Where the end and the start are. */
+hitgrid_status hitgrid_rope_end(const hitgrid_rope* rope, float* x, float* y);
+hitgrid_status hitgrid_rope_start(const hitgrid_rope* rope, float* x, float* y);
+/* The sum of the segments' lengths (start, nodes, end). */
+hitgrid_status hitgrid_rope_length(const hitgrid_rope* rope, double* length);
+/* The pegs: how many, and where peg `peg` is now (HITGRID_ERROR if it names no peg). */
+hitgrid_status hitgrid_rope_peg_count(const hitgrid_rope* rope, size_t* count);
+hitgrid_status hitgrid_rope_peg(const hitgrid_rope* rope, uint32_t peg, float* x, float* y);
 
 #ifdef __cplusplus
 }

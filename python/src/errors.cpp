@@ -23,6 +23,7 @@ PyObject* invalid_shape_type = nullptr;
 PyObject* invalid_handle_type = nullptr;
 PyObject* parse_type = nullptr;
 PyObject* io_type = nullptr;
+PyObject* rope_type = nullptr;
 
 }  // namespace
 
@@ -40,6 +41,11 @@ void bind_errors(py::module_& m) {
                                py::make_tuple(base, py::handle(PyExc_ValueError)));
   io_type = exception_class(m, "IoError", "A file that cannot be opened, read or written.",
                             py::make_tuple(base, py::handle(PyExc_OSError)));
+  rope_type = exception_class(m, "RopeError",
+                              "A rope call refused (the rope unchanged): a point that is not finite, a peg index "
+                              "that names no peg, moving a wrapped peg or a peg through the rope, a circle peg of "
+                              "positive radius. The message names the point or peg.",
+                              py::make_tuple(base, py::handle(PyExc_ValueError)));
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
@@ -53,6 +59,8 @@ void bind_errors(py::module_& m) {
       PyErr_SetString(io_type, e.what());
     } catch (const Error& e) {
       PyErr_SetString(error_type, e.what());
+    } catch (const RopeInputError& e) {
+      PyErr_SetString(rope_type, e.what());
     }
   });
 }

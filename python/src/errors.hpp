@@ -6,6 +6,9 @@
 //   hitgrid.InvalidHandleError    hitgrid::InvalidHandleError     also a LookupError
 //   hitgrid.ParseError            hitgrid::ParseError             also a ValueError
 //   hitgrid.IoError               hitgrid::IoError                also an OSError
+//   hitgrid.RopeError             hitgrid::Error from a Rope      also a ValueError
+//                                 (a point that is not finite, no such peg, a peg move
+//                                 not implemented, a circle peg of positive radius)
 //
 // The message is the library's what(): "circle 3: negative radius -1",
 // "scene.txt:4:7: ...". std::bad_alloc is a MemoryError (pybind11's own translation).
@@ -13,8 +16,17 @@
 
 #include <pybind11/pybind11.h>
 
+#include <stdexcept>
+
 namespace hitgrid::python {
 
 void bind_errors(pybind11::module_& m);
+
+/// What the rope binding throws for a hitgrid::Error of the rope (bad input): raised as
+/// hitgrid.RopeError, with the library's message.
+class RopeInputError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
 }  // namespace hitgrid::python

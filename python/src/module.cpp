@@ -1,10 +1,11 @@
 // The Python module `hitgrid` (pybind11, NumPy): the one-shot finder, the world, the
-// generators and the files. README, "Python", shows it in use; tests/python tests it.
+// generators and the files, the rope. README, "Python", shows it in use; tests/python tests it.
 #include <pybind11/pybind11.h>
 
 #include "arrays.hpp"
 #include "errors.hpp"
 #include "find_pairs.hpp"
+#include "rope.hpp"
 #include "scenes.hpp"
 #include "world.hpp"
 
@@ -17,6 +18,8 @@ PYBIND11_MODULE(hitgrid, m) {
   m.attr("Shapes") = namedtuple("Shapes", py::make_tuple("segments", "circles", "boxes"));
   m.attr("Pairs").attr("__module__") = "hitgrid";
   m.attr("Shapes").attr("__module__") = "hitgrid";
+  m.attr("RopeNodes") = namedtuple("RopeNodes", py::make_tuple("positions", "pegs", "sides", "half_turns"));
+  m.attr("RopeNodes").attr("__module__") = "hitgrid";
   m.attr("SEGMENT") = 0;
   m.attr("CIRCLE") = 1;
   m.attr("BOX") = 2;
@@ -25,4 +28,5 @@ PYBIND11_MODULE(hitgrid, m) {
   hitgrid::python::bind_find_pairs(m);
   hitgrid::python::bind_world(m);
   hitgrid::python::bind_scenes(m);
+  hitgrid::python::bind_rope(m);
 }

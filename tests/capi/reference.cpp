@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "hitgrid/hitgrid.hpp"
@@ -13,10 +14,26 @@ struct reference_world {
   hitgrid::World world;
 };
 
+struct reference_rope {
+  explicit reference_rope(hitgrid::Rope r) : rope(std::move(r)) {}
+  hitgrid::Rope rope;
+};
+
 namespace {
 
 hitgrid::ShapeHandle handle(std::uint64_t bits) {
   return {static_cast<std::uint32_t>(bits >> 32), static_cast<std::uint32_t>(bits & 0xffffffffu)};
+}
+
+/// Runs a rope move: 1 if it succeeded, 0 if the C++ rope refused it.
+template <class Move>
+int attempt(Move&& move) {
+  try {
+    move();
+    return 1;
+  } catch (const hitgrid::Error&) {
+    return 0;
+  }
 }
 
 hitgrid::Shape shape(const hitgrid_shape& s) {
@@ -139,6 +156,68 @@ size_t reference_find_pairs(const hitgrid_shape_arrays* shapes, uint64_t* out, s
   std::vector<uint64_t> keys;
   for (hitgrid::Pair p : hitgrid::find_pairs(scene)) keys.push_back(p.key());
   return copy_out(keys, out, capacity);
+}
+
+reference_rope* reference_rope_new(float start_x, float start_y, const float* pegs, size_t peg_count) {
+  std::vector<hitgrid::Vec2> p;
+  for (size_t i = 0; i < peg_count; ++i) p.push_back({pegs[2 * i], pegs[2 * i + 1]});
+  return new reference_rope(hitgrid::Rope({start_x, start_y}, std::move(p)));
+}
+
+reference_rope* reference_rope_from_shapes(float start_x, float start_y, const hitgrid_shape_arrays* shapes) {
+  hitgrid::Scene scene;
+  for (size_t i = 0; i < shapes->segment_count; ++i) {
+    const float* r = shapes->segments + 4 * i;
+    scene.add(hitgrid::Segment{{r[0], r[1]}, {r[2], r[3]}});
+  }
+  for (size_t i = 0; i < shapes->circle_count; ++i) {
+    const float* r = shapes->circles + 3 * i;
+    scene.add(hitgrid::Circle{{r[0], r[1]}, r[2]});
+  }
+  for (size_t i = 0; i < shapes->box_count; ++i) {
+    const float* r = shapes->boxes + 4 * i;
+    scene.add(hitgrid::Box{{r[0], r[1]}, {r[2], r[3]}});
+  }
+  try {
+    return new reference_rope(hitgrid::Rope({start_x, start_y}, scene));
+  } catch (const hitgrid::Error&) {
+    return nullptr;
+  }
+}
+
+void reference_rope_free(reference_rope* rope) { delete rope; }
+
+int reference_rope_move_end(reference_rope* rope, float x, float y) {
+  return attempt([&] { rope->rope.move_end({x, y}); });
+}
+
+int reference_rope_move_start(reference_rope* rope, float x, float y) {
+  return attempt([&] { rope->rope.move_start({x, y}); });
+}
+
+int reference_rope_move_peg(reference_rope* rope, uint32_t peg, float x, float y) {
+  return attempt([&] { rope->rope.move_peg(peg, {x, y}); });
+}
+
+size_t reference_rope_nodes(const reference_rope* rope, hitgrid_rope_node* out, size_t capacity) {
+  std::vector<hitgrid_rope_node> c;
+  for (const hitgrid::RopeNode& n : rope->rope.nodes()) {
+    hitgrid_rope_node node;
+    node.x = n.position.x;
+    node.y = n.position.y;
+    node.peg = n.peg;
+    node.side = n.side;
+    node.half_turns = n.half_turns;
+    c.push_back(node);
+  }
+  return copy_out(c, out, capacity);
+}
+
+double reference_rope_length(const reference_rope* rope) { return rope->rope.length(); }
+
+void reference_rope_end(const reference_rope* rope, float* x, float* y) {
+  *x = rope->rope.end().x;
+  *y = rope->rope.end().y;
 }
 
 }  // extern "C"

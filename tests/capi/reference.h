@@ -38,6 +38,21 @@ size_t reference_cast_ray(reference_world* world, const hitgrid_ray* ray, uint64
 /* hitgrid::find_pairs on the same arrays, pair keys. */
 size_t reference_find_pairs(const hitgrid_shape_arrays* shapes, uint64_t* out, size_t capacity);
 
+/* A hitgrid::Rope doing what test_rope.c does through the C API. Nodes come back in the C
+ * layout, filled here from RopeNode independently of capi/src. The moves return 1 if the
+ * C++ call succeeded, 0 if it threw hitgrid::Error (the rope unchanged). */
+typedef struct reference_rope reference_rope;
+reference_rope* reference_rope_new(float start_x, float start_y, const float* pegs, size_t peg_count);
+/* Pegs of the shapes (hitgrid::Rope(start, Scene)); NULL if the C++ constructor throws. */
+reference_rope* reference_rope_from_shapes(float start_x, float start_y, const hitgrid_shape_arrays* shapes);
+void reference_rope_free(reference_rope* rope);
+int reference_rope_move_end(reference_rope* rope, float x, float y);
+int reference_rope_move_start(reference_rope* rope, float x, float y);
+int reference_rope_move_peg(reference_rope* rope, uint32_t peg, float x, float y);
+size_t reference_rope_nodes(const reference_rope* rope, hitgrid_rope_node* out, size_t capacity);
+double reference_rope_length(const reference_rope* rope);
+void reference_rope_end(const reference_rope* rope, float* x, float* y);
+
 #ifdef __cplusplus
 }
 #endif

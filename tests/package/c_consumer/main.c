@@ -1,6 +1,6 @@
 /* The C++ consumer's scene (tests/package/consumer) through the installed C API: exits 0
- * only if find_pairs gives exactly its two pairs and a world step gives the same two as
- * begin events. */
+ * only if find_pairs gives exactly its two pairs, a world step gives the same two as
+ * begin events, and a rope among the segment's ends catches the one it swings past. */
 #include <hitgrid.h>
 #include <stdio.h>
 
@@ -16,6 +16,9 @@ int main(void) {
   hitgrid_handle handles[3];
   const hitgrid_handle_pair* begins = NULL;
   size_t begin_count = 0;
+  hitgrid_rope* rope = NULL;
+  const hitgrid_rope_node* nodes = NULL;
+  size_t node_count = 0;
   int ok;
   if (hitgrid_find_pairs(NULL, &shapes, &pairs, &count) != HITGRID_OK) {
     fprintf(stderr, "find_pairs: %s\n", hitgrid_last_error());
@@ -36,6 +39,15 @@ int main(void) {
   }
   ok = ok && begin_count == 2 && begins[0].a == handles[0] && begins[0].b == handles[1] && begins[1].b == handles[2];
   hitgrid_world_free(world);
+
+  /* The segment's ends as pegs: the end swings down past (0, 0) and catches it. */
+  if (hitgrid_rope_new(-4, 0, segments, 2, &rope) != HITGRID_OK || hitgrid_rope_move_end(rope, 4, 0.5f) != HITGRID_OK ||
+      hitgrid_rope_move_end(rope, 4, -1) != HITGRID_OK || hitgrid_rope_nodes(rope, &nodes, &node_count) != HITGRID_OK) {
+    fprintf(stderr, "rope: %s\n", hitgrid_last_error());
+    return 1;
+  }
+  ok = ok && node_count == 2 && nodes[1].peg == 0 && nodes[1].side == -1;
+  hitgrid_rope_free(rope);
   printf("c_consumer: %s\n", ok ? "the expected pairs" : "WRONG pairs");
   return ok ? 0 : 1;
 }
