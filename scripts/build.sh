@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Configures and builds one configuration: scripts/build.sh release|asan
+# Configures and builds one configuration: scripts/build.sh release|asan|tsan|fuzz
 #   release: Release, warnings as errors, everything (library, command, tests, benchmarks)
 #   asan:    AddressSanitizer + UndefinedBehaviorSanitizer, -O2 with asserts on, no benchmarks
-#   tsan:    ThreadSanitizer (GCC), the tests of the parallel parts only (tests/tsan.supp)
+#   tsan:    ThreadSanitizer (GCC) against oneTBB built with TSan (scripts/tbb_tsan.sh), the tests of the parallel parts only
 #   fuzz:    the libFuzzer targets of fuzz/ with ASan + UBSan (clang), no tests or benchmarks
 set -euo pipefail
 cd "$(dirname "$0")/.."
