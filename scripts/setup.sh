@@ -8,7 +8,8 @@ packages=(
   libtbb-dev libxsimd-dev            # library: threads, SIMD
   libcli11-dev libfmt-dev            # the hitgrid command and compare_peers
   catch2 libgmp-dev                  # tests (GMP: exact reference, test-only)
-  clang libclang-rt-14-dev llvm      # ThreadSanitizer and libFuzzer builds (scripts/build.sh tsan|fuzz)
+  clang libclang-rt-14-dev llvm      # the libFuzzer build (scripts/build.sh fuzz)
+  curl ca-certificates xz-utils patch  # oneTBB's source from Debian's archive for the TSan build (scripts/tbb_tsan.sh)
   libbenchmark-dev                   # benchmarks
   libbox2d-dev libcgal-dev libbullet-dev  # peer libraries: benchmarks and compare_peers (bench/peers)
   python3 python3-matplotlib         # report plots (scripts/bench_report.sh, tools/bench_report.py)

@@ -72,7 +72,12 @@ class HomeGrid {
     /// disjoint ranges; a row is reported at most once, and the rows of a sparse world
     /// (bucketed by cell) not at all. The grid passed to rows_listed is the one being
     /// built: build's result is a move of it (the same buffers).
-    virtual void rows_final(std::size_t first, std::size_t last) = 0;
+    /// `readable_end`: no other task writes columns() before this position (and at or
+    /// after rows()[first].begin) while the call runs: the rest of the calling task's rows
+    /// lie there, which it sorts after the call. Past it, other tasks may be storing their
+    /// rows: a read there, even of lanes a search then drops (the eight-wide loads that
+    /// run past a row's end), would be a data race.
+    virtual void rows_final(std::size_t first, std::size_t last, std::size_t readable_end) = 0;
 
    protected:
     ~RowListener() = default;

@@ -234,9 +234,12 @@ void HomeGrid::Builder::sort_rows(RowListener* listener) {
   tbb::enumerable_thread_specific<RowScratch> scratch;
   detail::parallel_for(tbb::blocked_range<std::size_t>(0, g_.rows_.size(), rows_per_task), [&](const auto& range) {
     RowScratch& t = scratch.local();
+    // Where the next task's rows start (or the columns' end, padding included): up to
+    // there nothing is written by another task while this one runs (RowListener).
+    const std::size_t readable_end = range.end() < g_.rows_.size() ? g_.rows_[range.end()].begin : g_.minx_.size();
     for (std::size_t k = range.begin(); k != range.end(); ++k) {
       sort_row(k, t);
-      if (listener) listener->rows_final(k, k + 1);
+      if (listener) listener->rows_final(k, k + 1, readable_end);
     }
   });
 }

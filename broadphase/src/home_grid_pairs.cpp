@@ -253,12 +253,18 @@ void SmallPairs::rows_listed(const HomeGrid& grid) {
 
 /// Each row whose row above is final too; a row whose row above is not is left pending
 /// in the thread's scratch, searched if the same thread reports the row above next (as a
-/// block's rows are), else left to finish().
-void SmallPairs::rows_final(std::size_t first, std::size_t last) {
+/// block's rows are), else left to finish(). So is a row whose search would read past
+/// `readable_end`: the search of row k reads from its start to the end of the row above
+/// (or its own), and its eight-wide loads up to column_padding past that, into rows
+/// another task of the build may be storing (HomeGrid::RowListener; a data race even
+/// though those lanes are dropped, which ThreadSanitizer reported).
+void SmallPairs::rows_final(std::size_t first, std::size_t last, std::size_t readable_end) {
   const HomeSearch& search = s_->search;
   const std::span<const HomeGrid::Row> rows = search.grid().rows();
   Scratch& t = s_->scratch.local();
   auto run = [&](std::size_t k) {
+    const std::size_t top = has_row_above(rows, k) ? k + 1 : k;
+    if (std::size_t{rows[top].end} + HomeGrid::column_padding > readable_end) return;  // left to finish()
     search.search_row(k, t);
     s_->searched[k] = 1;
   };

@@ -25,7 +25,7 @@ class SmallPairs final : public HomeGrid::RowListener {
   SmallPairs& operator=(const SmallPairs&) = delete;
 
   void rows_listed(const HomeGrid& grid) override;
-  void rows_final(std::size_t first, std::size_t last) override;
+  void rows_final(std::size_t first, std::size_t last, std::size_t readable_end) override;
   /// The rows not searched yet, on the built grid (the one the listener was told of, or
   /// any grid if it was not), and the pairs of every row into `out`. Returns the exact
   /// tests run. Once per object.

@@ -93,8 +93,11 @@ class RecordingListener final : public HomeGrid::RowListener {
     seen.assign(grid.rows().size(), {});
     reported.assign(grid.rows().size(), 0);
   }
-  void rows_final(std::size_t first, std::size_t last) override {
+  void rows_final(std::size_t first, std::size_t last, std::size_t readable_end) override {
     std::lock_guard<std::mutex> lock(mutex_);
+    // At least the reported rows, at most the columns (padding included).
+    if (readable_end < grid_->rows()[last - 1].end || readable_end > grid_->small_count() + HomeGrid::column_padding)
+      ++bad_readable_end;
     for (std::size_t k = first; k < last; ++k) {
       ++reported[k];
       const HomeGrid::Row& row = grid_->rows()[k];
@@ -102,6 +105,7 @@ class RecordingListener final : public HomeGrid::RowListener {
     }
   }
   int listed = 0;
+  int bad_readable_end = 0;
   std::vector<std::vector<std::uint32_t>> seen;
   std::vector<int> reported;
 
@@ -129,6 +133,7 @@ TEST_CASE("the home grid reports each row once, already as the built grid holds 
       if (listener.listed == 0) continue;  // a sparse world: bucketed by cell, no rows reported
       ++dense;
       CHECK(listener.listed == 1);
+      CHECK(listener.bad_readable_end == 0);
       REQUIRE(listener.reported.size() == grid.rows().size());
       for (std::size_t k = 0; k < grid.rows().size(); ++k) {
         INFO("row " << k);
