@@ -9,45 +9,8 @@
 #include <string.h>
 
 #include "hitgrid.h"
+#include "c_checks.h"
 #include "reference.h"
-
-static int passed, failed;
-
-#define CHECK(cond)                                                     \
-  do {                                                                  \
-    if (cond) {                                                         \
-      ++passed;                                                         \
-    } else {                                                            \
-      ++failed;                                                         \
-      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-    }                                                                   \
-  } while (0)
-
-/* A call that must succeed; on failure says why. */
-#define OK(call)                                                                              \
-  do {                                                                                        \
-    hitgrid_status s_ = (call);                                                               \
-    if (s_ == HITGRID_OK) {                                                                   \
-      ++passed;                                                                               \
-    } else {                                                                                  \
-      ++failed;                                                                               \
-      fprintf(stderr, "%s:%d: %s: %s (%s)\n", __FILE__, __LINE__, #call, hitgrid_status_name(s_), \
-              hitgrid_last_error());                                                          \
-    }                                                                                         \
-  } while (0)
-
-static uint64_t rng_state = 0x9e3779b97f4a7c15u;
-static uint64_t next_u64(void) {
-  uint64_t z = (rng_state += 0x9e3779b97f4a7c15u);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-  return z ^ (z >> 31);
-}
-/* A float in [lo, hi), on a grid of 1/64 so that touching and shared endpoints happen. */
-static float uniform(float lo, float hi) {
-  const float u = (float)(next_u64() >> 40) / (float)(1u << 24);
-  return floorf((lo + u * (hi - lo)) * 64.0f) / 64.0f;
-}
 
 static hitgrid_shape random_shape(float side) {
   hitgrid_shape s;
