@@ -20,6 +20,6 @@ done
 part "build fuzz" scripts/build.sh fuzz
 echo "== tests: fuzz corpus"
 part "tests fuzz corpus" ctest --test-dir build/fuzz --output-on-failure --parallel "$(nproc)"
-# 30 s per target, two at a time (CI's two cores): 90 s for the six. The issue asks a
-# minute or two per target; CI's 45-minute budget (docs/testing.md) leaves 30 s.
-part "fuzz" scripts/fuzz.sh 30 2
+# A minute per target, two at a time (CI's two cores): 3 minutes for the six, within CI's
+# 45-minute budget (docs/testing.md gives every part's cost).
+part "fuzz" scripts/fuzz.sh 60 2
