@@ -1,25 +1,27 @@
-// Large scratch blocks kept between the calls of one PairFinder.
+// Scratch blocks kept between the calls of one PairFinder (and the frames of a World).
 //
 // A call needs tens of megabytes of scratch per million shapes. Fresh memory from the OS
 // costs far more than the work done on it (the first touch of a page is a fault), and
 // glibc maps blocks this large fresh on every call (above its mmap threshold) or trims
 // them away between calls, so an engine that finds pairs every frame would pay the page
-// faults every frame. A PairFinder therefore owns a BlockCache: blocks of at least
-// min_cached_bytes (glibc's default mmap threshold: smaller ones come from the heap) are
-// kept when freed, up to a bound, and handed out again to requests
-// of up to their size (and at least half of it); destroying the PairFinder, or
-// release(), gives them back. On Linux new blocks ask for transparent huge pages
-// (madvise): the grid streams through several such buffers at once, a thousand rows
-// apart, and with 4 KiB pages that misses the TLB.
+// faults every frame. A PairFinder therefore owns a BlockCache: blocks are kept when
+// freed, up to a bound, and handed out again to requests of up to their size (and at
+// least half of it); destroying the PairFinder, or release(), gives them back. Small
+// blocks (the per-task tables and lists of a pass, under min_exact_bytes) are kept too,
+// rounded up to a power of two: with them a World's frame, once its first frames have
+// grown the blocks it needs, allocates nothing (hitgrid/world/world.hpp). On Linux blocks of at
+// least huge_page_bytes ask for transparent huge pages (madvise): the grid streams
+// through several such buffers at once, a thousand rows apart, and with 4 KiB pages that
+// misses the TLB.
 //
-// The grid's buffers (UninitializedVector) allocate through allocate_block, which takes
-// the calling thread's current cache: the PairFinder sets it on every thread that works
-// in its task arena (BlockCacheObserver, BlockCache::Scope). A thread holds its current
-// cache weakly: TBB's workers do not always hear that they left an arena before its
-// observer goes, and a cache destroyed meanwhile must read as none, never as a dangling
-// pointer. Each block remembers its cache in a header, so it goes back to the right one
-// whatever thread frees it; blocks never outlive the call that allocated them. Outside a
-// PairFinder's arena blocks come from the heap and go back to it.
+// The grid's buffers (UninitializedVector, CachedVector) allocate through allocate_block,
+// which takes the calling thread's current cache: the PairFinder sets it on every thread
+// that works in its task arena (BlockCacheObserver, BlockCache::Scope). A thread holds its
+// current cache weakly: TBB's workers do not always hear that they left an arena before
+// its observer goes, and a cache destroyed meanwhile must read as none, never as a
+// dangling pointer. Each block remembers its cache in a header, so it goes back to the
+// right one whatever thread frees it; blocks never outlive the call that allocated them.
+// Outside a PairFinder's arena blocks come from the heap and go back to it.
 #pragma once
 
 #include <tbb/task_arena.h>
@@ -36,7 +38,11 @@ namespace hitgrid {
 
 class BlockCache {
  public:
-  static constexpr std::size_t min_cached_bytes = std::size_t{1} << 17;
+  /// Requests of at least this many bytes get blocks of their own size; smaller ones are
+  /// rounded up to a power of two (at least 64 bytes).
+  static constexpr std::size_t min_exact_bytes = std::size_t{1} << 17;
+  /// Blocks of at least this many bytes ask for transparent huge pages.
+  static constexpr std::size_t huge_page_bytes = std::size_t{1} << 21;
   static constexpr std::size_t default_max_bytes = std::size_t{512} << 20;
 
   explicit BlockCache(std::size_t max_bytes = default_max_bytes)
@@ -107,8 +113,8 @@ class BlockCacheObserver : public tbb::task_scheduler_observer {
   std::shared_ptr<BlockCache> cache_;
 };
 
-/// `bytes` of storage aligned to 64 bytes, from the current cache when there is one and
-/// the request is large enough; throws std::bad_alloc.
+/// `bytes` of storage aligned to 64 bytes, from the current cache when there is one;
+/// throws std::bad_alloc.
 void* allocate_block(std::size_t bytes);
 /// Frees (or keeps) a block from allocate_block; `bytes` as requested.
 void deallocate_block(void* p, std::size_t bytes) noexcept;

@@ -7,6 +7,7 @@
 
 #include "hitgrid/broadphase/detail/parallel.hpp"
 #include "hitgrid/core/error.hpp"
+#include "uninitialized_vector.hpp"
 
 namespace hitgrid {
 
@@ -53,9 +54,9 @@ constexpr double home_cell_min_spacing_fraction = 4.0;
 /// consecutive shapes spread evenly through them (runs, not single shapes: a sample spread
 /// one shape at a time misses the cache in every coordinate array).
 template <class BoxOf>
-std::vector<Aabb> sampled_boxes(std::size_t n, BoxOf box_of) {
+CachedVector<Aabb> sampled_boxes(std::size_t n, BoxOf box_of) {
   constexpr std::size_t runs = 64, run_length = 64;
-  std::vector<Aabb> boxes;
+  CachedVector<Aabb> boxes;
   boxes.reserve(std::min(n, runs * run_length));
   if (n <= runs * run_length) {
     for (std::size_t i = 0; i < n; ++i) boxes.push_back(box_of(i));
@@ -68,9 +69,9 @@ std::vector<Aabb> sampled_boxes(std::size_t n, BoxOf box_of) {
 
 /// The k-th smallest, k = rank(count), of the boxes' extents (larger side).
 template <class Rank>
-double ranked_extent(const std::vector<Aabb>& boxes, Rank rank) {
+double ranked_extent(const CachedVector<Aabb>& boxes, Rank rank) {
   if (boxes.empty()) return 0.0;
-  std::vector<float> extents;
+  CachedVector<float> extents;
   extents.reserve(boxes.size());
   for (const Aabb& b : boxes) extents.push_back(std::max(b.max.x - b.min.x, b.max.y - b.min.y));
   const std::size_t k = rank(extents.size());
@@ -106,7 +107,7 @@ HomeCells choose_home_cells(const Scene& scene, const SceneExtent& ext, float re
   const double min_cell = minimum_cell(ext);
   if (requested > 0.0f) return {requested_log2(requested, min_cell), false};
   const KindRanges kinds = KindRanges::of(scene);
-  const std::vector<Aabb> sample = sampled_boxes(
+  const CachedVector<Aabb> sample = sampled_boxes(
       scene.size(), [&](std::size_t i) { return record_of(scene, kinds, static_cast<std::uint32_t>(i)).box; });
   const double q95 = ranked_extent(sample, [](std::size_t count) { return (count - 1) * home_cell_percentile / 100; });
   double cell = std::max({q95, mean_spacing(ext, scene.size()) / home_cell_min_spacing_fraction, min_cell});

@@ -64,14 +64,14 @@ class BlockCounts {
   /// turns every block's counts into its first position in each bucket: block b's items
   /// of bucket k go after those of blocks 0 .. b - 1. Every loop runs along one block's
   /// own table (walking one bucket across all tables would stride by a table per step).
-  std::vector<Index> place() {
-    std::vector<Index> start(buckets_ + 1, 0);
+  CachedVector<Index> place() {
+    CachedVector<Index> start(buckets_ + 1, 0);
     for (std::size_t b = 0; b < blocks_; ++b) {
       const Index* count = table(b);
       for (std::size_t k = 0; k < buckets_; ++k) start[k + 1] += count[k];
     }
     for (std::size_t k = 0; k < buckets_; ++k) start[k + 1] += start[k];
-    std::vector<Index> next(start.begin(), start.end() - 1);
+    CachedVector<Index> next(start.begin(), start.end() - 1);
     for (std::size_t b = 0; b < blocks_; ++b) {
       Index* count = table(b);
       for (std::size_t k = 0; k < buckets_; ++k) next[k] += std::exchange(count[k], next[k]);
@@ -90,21 +90,21 @@ class BlockCounts {
 /// order, to position next[key]++. count and scatter run in parallel over the blocks, in
 /// the calling TBB arena. Returns the buckets' starts.
 template <class Index, class Count, class Prepare, class Scatter>
-std::vector<Index> counting_sort(std::size_t blocks, std::size_t buckets, Count&& count, Prepare&& prepare,
-                                 Scatter&& scatter) {
+CachedVector<Index> counting_sort(std::size_t blocks, std::size_t buckets, Count&& count, Prepare&& prepare,
+                                  Scatter&& scatter) {
   BlockCounts<Index> counts(blocks, buckets);
   detail::parallel_for(std::size_t{0}, blocks, [&](std::size_t b) { count(b, counts.table(b)); });
-  std::vector<Index> start = counts.place();
-  prepare(static_cast<const std::vector<Index>&>(start));
+  CachedVector<Index> start = counts.place();
+  prepare(static_cast<const CachedVector<Index>&>(start));
   detail::parallel_for(std::size_t{0}, blocks, [&](std::size_t b) { scatter(b, counts.table(b)); });
   return start;
 }
 
 /// The same, for an output sized beforehand.
 template <class Index, class Count, class Scatter>
-std::vector<Index> counting_sort(std::size_t blocks, std::size_t buckets, Count&& count, Scatter&& scatter) {
+CachedVector<Index> counting_sort(std::size_t blocks, std::size_t buckets, Count&& count, Scatter&& scatter) {
   return counting_sort<Index>(
-      blocks, buckets, count, [](const std::vector<Index>&) {}, scatter);
+      blocks, buckets, count, [](const CachedVector<Index>&) {}, scatter);
 }
 
 }  // namespace hitgrid

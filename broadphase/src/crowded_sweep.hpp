@@ -22,6 +22,7 @@
 
 #include "box_filter.hpp"
 #include "hitgrid/core/aabb.hpp"
+#include "uninitialized_vector.hpp"
 
 namespace hitgrid {
 
@@ -92,9 +93,9 @@ class CrowdedSweep {
     return mask;
   }
 
-  std::vector<std::uint32_t> order_;  // input indices in sweep order
-  std::vector<float> minx_, miny_, maxx_, maxy_;
-  std::vector<std::uint8_t> marked_;
+  CachedVector<std::uint32_t> order_;  // input indices in sweep order
+  CachedVector<float> minx_, miny_, maxx_, maxy_;
+  CachedVector<std::uint8_t> marked_;
 };
 
 }  // namespace hitgrid

@@ -56,7 +56,7 @@ PairFinder::PairFinder(const FindPairsOptions& options) {
   // fails whichever method it runs.
   const Isa isa = resolve_isa(options.isa);
   if (options.tasks && options.tasks.workers == 0) throw Error("a task hook needs at least one worker");
-  const unsigned threads = options.tasks                ? options.tasks.workers
+  const unsigned threads = options.tasks          ? options.tasks.workers
                            : options.threads == 0 ? static_cast<unsigned>(tbb::info::default_concurrency())
                                                   : options.threads;
   state_ = std::make_unique<State>(options, isa, threads);
@@ -69,6 +69,16 @@ PairFinder& PairFinder::operator=(PairFinder&&) noexcept = default;
 const FindPairsOptions& PairFinder::options() const { return state_->options; }
 std::size_t PairFinder::kept_bytes() const { return state_->cache->cached_bytes(); }
 void PairFinder::release_memory() { state_->cache->release(); }
+
+void PairFinder::execute_call(void (*call)(void*), void* context) {
+  State& s = *state_;
+  detail::execute(s.arena, s.options.tasks, [&] {
+    // The calling thread too (the observer covers the arena's workers; a hook's tasks
+    // take the calling thread's cache).
+    const BlockCache::Scope scope(s.cache);
+    call(context);
+  });
+}
 
 PairList PairFinder::find_pairs(const Scene& scene, FindPairsReport* report) {
   PairList pairs;
@@ -113,7 +123,7 @@ void PairFinder::run(const Scene& scene, PairList* list, const PairSink* sink, F
     // The calling thread too (the observer covers the arena's workers; a hook's tasks
     // take the calling thread's cache).
     const BlockCache::Scope scope(s.cache);
-    StageClock clock(local.stages);
+    StageClock clock(report ? &local.stages : nullptr);
     switch (method) {
       case BroadPhase::brute_force: {
         pairs = brute_force_pairs(scene);

@@ -6,6 +6,7 @@
 #include "cell_size.hpp"
 #include "home_grid_pairs.hpp"
 #include "sorted_pairs.hpp"
+#include "uninitialized_vector.hpp"
 
 namespace hitgrid {
 
@@ -78,7 +79,7 @@ class BandStream {
 
   /// Hands over the keys of `range` in bands, given their counts.
   void stream(KeyRange range, const KeyCounts& counts) {
-    const std::vector<std::uint64_t> bins = counts.total();
+    const CachedVector<std::uint64_t> bins = counts.total();
     std::uint64_t band_lo = range.lo, band_n = 0;
     for (std::size_t b = 0; b < bins.size(); ++b) {
       const std::uint64_t lo = range.lo + (std::uint64_t{b} << counts.shift());

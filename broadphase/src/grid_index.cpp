@@ -24,6 +24,8 @@
 #include <utility>
 
 #include "cell_size.hpp"
+#include "grid.hpp"
+#include "grid_kernels.hpp"
 #include "hitgrid/broadphase/detail/parallel.hpp"
 #include "hitgrid/core/error.hpp"
 #include "hitgrid/core/intersects.hpp"
@@ -31,8 +33,6 @@
 #include "hitgrid/core/ray_circle.hpp"
 #include "hitgrid/core/ray_segment.hpp"
 #include "hitgrid/core/within_distance.hpp"
-#include "grid.hpp"
-#include "grid_kernels.hpp"
 #include "pair_keys.hpp"
 #include "radix_sort.hpp"
 
@@ -60,9 +60,8 @@ bool touches(ShapeKind ka, const float* a, ShapeKind kb, const float* b, float m
     }
     return f(as_box(g));
   };
-  return shape(ka, a, [&](const auto& x) {
-    return shape(kb, b, [&](const auto& y) { return within_distance(x, y, margin); });
-  });
+  return shape(
+      ka, a, [&](const auto& x) { return shape(kb, b, [&](const auto& y) { return within_distance(x, y, margin); }); });
 }
 
 }  // namespace
@@ -75,7 +74,7 @@ struct GridIndex::Impl {
   /// for dense grids only (at most column_table_per_shape entries per shape): a query then
   /// finds a row's columns in two loads, where a binary search would miss the cache at
   /// every step.
-  std::vector<std::uint32_t> column_table;
+  CachedVector<std::uint32_t> column_table;
 
   /// The queries in the order of their boxes' lower-left home cells in this grid (low 32
   /// bits: the query's index): consecutive queries then read nearby rows and columns, where
@@ -92,7 +91,8 @@ struct GridIndex::Impl {
           const Aabb box = record_of(queries, kinds, static_cast<std::uint32_t>(q)).box;
           // Clamped to the grid (one more on each side for everything outside it).
           auto clamped = [](double v, double lo, double hi) { return std::clamp(v, lo, hi); };
-          const double x = clamped(box.min.x, extent.min.x, extent.max.x), y = clamped(box.min.y, extent.min.y, extent.max.y);
+          const double x = clamped(box.min.x, extent.min.x, extent.max.x),
+                       y = clamped(box.min.y, extent.min.y, extent.max.y);
           const auto row = static_cast<std::uint64_t>(home.cells().index(y) - home.row0() + 1);
           const auto col = static_cast<std::uint64_t>(home.cells().index(x) - home.col0() + 1);
           cell = row * (home.cols() + 2) + col;
@@ -133,9 +133,9 @@ struct GridIndex::Impl {
     KindRanges query_kinds;
     ShapeRecord single{};
     ShapeKind single_kind = ShapeKind::segment;
-    float margin = 0.0f;  // pairs within this distance count
+    float margin = 0.0f;         // pairs within this distance count
     CandidateBuffer candidates;  // (query, position in the home grid's columns)
-    std::vector<TiledGrid::NearShape> near;
+    CachedVector<TiledGrid::NearShape> near;
     PairKeyList keys;  // query << 32 | shape (global indices)
     /// A ray or line query instead of a shape: its exact test on a packed shape.
     const void* line = nullptr;
@@ -179,8 +179,9 @@ struct GridIndex::Impl {
   /// row and the next), so a long segment costs its rows and columns, not its box.
   void small_along_segment(const Segment& seg, const RangeSearch& s, std::uint32_t q, Scratch& t) const {
     const GridCells& cells = grid.home.cells();
-    small_along(cells.span(std::min(seg.a.y, seg.b.y), std::max(seg.a.y, seg.b.y)), s, q, t,
-                [&](std::int64_t r_lo, std::int64_t r_hi, auto&& f) { cells.for_each_segment_row(seg, r_lo, r_hi, f); });
+    small_along(
+        cells.span(std::min(seg.a.y, seg.b.y), std::max(seg.a.y, seg.b.y)), s, q, t,
+        [&](std::int64_t r_lo, std::int64_t r_hi, auto&& f) { cells.for_each_segment_row(seg, r_lo, r_hi, f); });
   }
 
   /// The home rows that hold shapes within `rows` (a segment's or a line's rows) and one
@@ -266,7 +267,12 @@ struct GridIndex::Impl {
       const HomeGrid::Columns at = grid.home.columns();
       // (The side filter drops boxes wholly on one side of a segment's line: only for
       // pairs that must intersect, not for pairs within a margin.)
-      const RangeSearch s{at.minx, at.miny, at.maxx, at.maxy, box, kind == ShapeKind::segment && t.margin == 0.0f,
+      const RangeSearch s{at.minx,
+                          at.miny,
+                          at.maxx,
+                          at.maxy,
+                          box,
+                          kind == ShapeKind::segment && t.margin == 0.0f,
                           SegmentSideFilter(query.g)};
       const bool clipped = !(box == query.box);
       if (kind == ShapeKind::segment && !clipped && t.margin == 0.0f)
@@ -294,10 +300,13 @@ struct GridIndex::Impl {
     std::sort(t.near.begin(), t.near.end(), [](const auto& a, const auto& b) { return a.shape < b.shape; });
     for (std::size_t i = 0; i < t.near.size(); ++i) {
       if (i > 0 && t.near[i].shape == t.near[i - 1].shape) continue;  // one per tile it spans
-      if (t.hits(q, grid.kinds.kind(t.near[i].shape), t.near[i].g)) t.keys.push_back(std::uint64_t{q} << 32 | t.near[i].shape);
+      if (t.hits(q, grid.kinds.kind(t.near[i].shape), t.near[i].g))
+        t.keys.push_back(std::uint64_t{q} << 32 | t.near[i].shape);
     }
   }
 };
+
+void GridIndex::ImplDelete::operator()(Impl* p) const noexcept { CachedDelete<Impl>()(p); }
 
 GridIndex::GridIndex() = default;
 GridIndex::~GridIndex() = default;
@@ -306,15 +315,14 @@ GridIndex& GridIndex::operator=(GridIndex&&) noexcept = default;
 
 GridIndex::GridIndex(const Scene& scene, const FindPairsOptions& options) {
   check_cell_sizes(options);
-  auto impl = std::make_unique<Impl>();
+  CachedPtr<Impl> impl = make_cached<Impl>();
   impl->isa = resolve_isa(options.isa);
   impl->kernels = grid_kernels(impl->isa);
-  std::vector<StageTime> stages;
-  StageClock clock(stages);
+  StageClock clock(nullptr);
   impl->grid = build_grid(scene, options, impl->isa, clock);
   impl->extent = scene.bounds();
   impl->build_column_table();
-  impl_ = std::move(impl);
+  impl_.reset(impl.release());
 }
 
 std::size_t GridIndex::size() const { return impl_ ? impl_->grid.shapes : 0; }
@@ -447,6 +455,9 @@ void GridIndex::pairs_with(const Scene& queries, std::vector<CrossPair>& out, fl
     Impl::flush(&t);
   });
   PairKeyList keys;
+  std::size_t total = 0;
+  for (const Impl::Scratch& t : scratch) total += t.keys.size();
+  keys.reserve(total);  // one block, not a doubling series
   for (Impl::Scratch& t : scratch) keys.insert(keys.end(), t.keys.begin(), t.keys.end());
   // Each pair is found once (a small shape lies in one cell, large repeats are dropped):
   // sorting makes the order independent of the threads.

@@ -106,7 +106,7 @@ class HomeGrid {
   /// The global index of the sorted shape at a position of columns().
   std::uint32_t shape_at(std::uint32_t position) const { return item_at(position).shape; }
   /// The large shapes: global indices (ascending) and records.
-  const std::vector<std::uint32_t>& large_ids() const { return large_ids_; }
+  const CachedVector<std::uint32_t>& large_ids() const { return large_ids_; }
   const UninitializedVector<ShapeRecord>& large_records() const { return large_records_; }
 
   /// The home column (absolute) of the shape at position p.
@@ -129,10 +129,10 @@ class HomeGrid {
   GridCells cells_;
   std::int64_t col0_ = 0, row0_ = 0;
   std::uint64_t cols_ = 0;
-  std::vector<Row> rows_;
+  CachedVector<Row> rows_;
   UninitializedVector<float> minx_, miny_, maxx_, maxy_;  // sorted, padded
   UninitializedVector<Item> items_;                       // sorted
-  std::vector<std::uint32_t> large_ids_;
+  CachedVector<std::uint32_t> large_ids_;
   UninitializedVector<ShapeRecord> large_records_;
 };
 

@@ -12,7 +12,6 @@
 #include <limits>
 #include <numeric>
 
-
 #include "counting_sort.hpp"
 #include "grid_kernels.hpp"
 #include "hitgrid/broadphase/detail/parallel.hpp"
@@ -21,6 +20,7 @@
 #include "pair_keys.hpp"
 #include "radix_sort.hpp"
 #include "segment_home_rows.hpp"
+#include "uninitialized_vector.hpp"
 
 namespace hitgrid {
 namespace {
@@ -71,9 +71,9 @@ class HomeGrid::Builder {
  private:
   /// Per-thread scratch of the row sort.
   struct RowScratch {
-    std::vector<Aabb> box;
-    std::vector<std::uint32_t> col, count, order;
-    std::vector<Item> items;  // the row's items as bucketed, while they are put in order
+    CachedVector<Aabb> box;
+    CachedVector<std::uint32_t> col, count, order;
+    CachedVector<Item> items;  // the row's items as bucketed, while they are put in order
   };
   /// A row's shapes in column order: what column_order found out.
   struct ColumnOrder {
@@ -84,7 +84,7 @@ class HomeGrid::Builder {
   void count_block_rows(std::size_t b, const Blocks& blocks, std::uint64_t row_count, std::uint32_t* shape_row,
                         std::uint32_t* count) const;
   void set_aside_large(std::uint32_t small);
-  void list_rows(const std::vector<std::uint32_t>& row_begin, std::uint64_t row_count);
+  void list_rows(const CachedVector<std::uint32_t>& row_begin, std::uint64_t row_count);
 
   void sort_row(std::size_t k, RowScratch& t);
   void row_boxes(const Row& row, RowScratch& t, std::uint32_t& lo, std::uint32_t& hi) const;
@@ -107,8 +107,8 @@ class HomeGrid::Builder {
   GridKernels kernels_;
 };
 
-HomeGrid HomeGrid::build(const Scene& scene, const KindRanges& kinds, int log2_cell, const SceneExtent& extent,
-                         Isa isa, RowListener* listener) {
+HomeGrid HomeGrid::build(const Scene& scene, const KindRanges& kinds, int log2_cell, const SceneExtent& extent, Isa isa,
+                         RowListener* listener) {
   HomeGrid g;
   g.cells_ = GridCells(log2_cell);
   const std::size_t n = scene.size();
@@ -143,10 +143,10 @@ void HomeGrid::Builder::bucket_by_rows(std::uint64_t row_count) {
   // Scattered straight into the grid's items: each row is then sorted in place (store_row).
   UninitializedVector<Item>& items = g_.items_;
   const SegmentArrays& segments = scene_.segments();
-  const std::vector<std::uint32_t> row_begin = counting_sort<std::uint32_t>(
+  const CachedVector<std::uint32_t> row_begin = counting_sort<std::uint32_t>(
       blocks.count, buckets,
       [&](std::size_t b, std::uint32_t* count) { count_block_rows(b, blocks, row_count, shape_row.data(), count); },
-      [&](const std::vector<std::uint32_t>&) { items.resize(n); },
+      [&](const CachedVector<std::uint32_t>&) { items.resize(n); },
       [&](std::size_t b, std::uint32_t* next) {
         // Locals for the loop (its uint32_t stores may alias members, which would be
         // loaded again per shape), and segments read from their columns directly.
@@ -219,7 +219,7 @@ void HomeGrid::Builder::set_aside_large(std::uint32_t small) {
   size_columns(small);
 }
 
-void HomeGrid::Builder::list_rows(const std::vector<std::uint32_t>& row_begin, std::uint64_t row_count) {
+void HomeGrid::Builder::list_rows(const CachedVector<std::uint32_t>& row_begin, std::uint64_t row_count) {
   g_.rows_.clear();
   for (std::uint64_t r = 0; r < row_count; ++r)
     if (row_begin[r + 1] > row_begin[r])
@@ -467,7 +467,7 @@ void HomeGrid::Builder::bucket_by_cells(std::uint64_t row_count) {
       row[p] = static_cast<std::uint32_t>(cells.index(s.box.min.y) - g_.row0_);
     }
   });
-  std::vector<Row>& rows = g_.rows_;
+  CachedVector<Row>& rows = g_.rows_;
   rows.clear();
   for (std::size_t p = 0; p < small; ++p) {
     if (p == 0 || row[p] != row[p - 1]) {
@@ -477,9 +477,9 @@ void HomeGrid::Builder::bucket_by_cells(std::uint64_t row_count) {
   }
   if (!rows.empty()) rows.back().end = static_cast<std::uint32_t>(small);
   detail::parallel_for(tbb::blocked_range<std::size_t>(0, rows.size(), rows_per_task), [&](const auto& range) {
-    std::vector<std::uint32_t> order;
-    std::vector<float> v;
-    std::vector<Item> at;
+    CachedVector<std::uint32_t> order;
+    CachedVector<float> v;
+    CachedVector<Item> at;
     auto by_left = [&](std::uint32_t x, std::uint32_t y) { return g_.minx_[x] < g_.minx_[y]; };
     for (std::size_t k = range.begin(); k != range.end(); ++k) {
       const Row& w = rows[k];

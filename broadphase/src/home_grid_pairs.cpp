@@ -13,6 +13,7 @@
 #include "crowded_sweep.hpp"
 #include "grid_kernels.hpp"
 #include "hitgrid/broadphase/detail/parallel.hpp"
+#include "uninitialized_vector.hpp"
 
 namespace hitgrid {
 namespace {
@@ -39,10 +40,10 @@ struct Scratch {
   CandidateBuffer large;  // a large shape (index into large_ids()) and positions
   PairBatch batch;
   PairKeys pairs;
-  std::vector<std::uint32_t> crowded;  // a crowded cell's shapes, then its neighbours'
+  CachedVector<std::uint32_t> crowded;  // a crowded cell's shapes, then its neighbours'
   CrowdedSweep sweep;
-  std::vector<std::uint32_t> col_start;  // where each column's shapes begin in one row
-  std::size_t pending = no_row;          // SmallPairs::rows_final: a row waiting for the row above
+  CachedVector<std::uint32_t> col_start;  // where each column's shapes begin in one row
+  std::size_t pending = no_row;           // SmallPairs::rows_final: a row waiting for the row above
 };
 
 /// Per-thread scratch, each with empty buffers.
@@ -239,11 +240,11 @@ std::uint64_t HomeSearch::large_small_pairs(const LargeSpans& spans, PairKeys& o
 struct SmallPairs::State {
   explicit State(const PairTestContext& tests) : search(tests), scratch(tests, search) {}
   HomeSearch search;
-  ScratchSet scratch;                  // refers to search
-  std::vector<std::uint8_t> searched;  // per row; each written by one task
+  ScratchSet scratch;                   // refers to search
+  CachedVector<std::uint8_t> searched;  // per row; each written by one task
 };
 
-SmallPairs::SmallPairs(const PairTestContext& tests) : s_(std::make_unique<State>(tests)) {}
+SmallPairs::SmallPairs(const PairTestContext& tests) : s_(make_cached<State>(tests)) {}
 SmallPairs::~SmallPairs() = default;
 
 void SmallPairs::rows_listed(const HomeGrid& grid) {
@@ -282,7 +283,7 @@ void SmallPairs::rows_final(std::size_t first, std::size_t last, std::size_t rea
 std::uint64_t SmallPairs::finish(const HomeGrid& grid, PairKeys& out) {
   HomeSearch& search = s_->search;
   search.bind(grid);
-  std::vector<std::uint8_t>& searched = s_->searched;
+  CachedVector<std::uint8_t>& searched = s_->searched;
   searched.resize(grid.rows().size(), 0);  // no rows reported: none searched
   detail::parallel_for(tbb::blocked_range<std::size_t>(0, searched.size(), rows_per_task), [&](const auto& r) {
     Scratch& t = s_->scratch.local();

@@ -10,6 +10,7 @@
 #include "large_spans.hpp"
 #include "pair_batch.hpp"
 #include "pair_keys.hpp"
+#include "uninitialized_vector.hpp"
 
 namespace hitgrid {
 
@@ -33,7 +34,7 @@ class SmallPairs final : public HomeGrid::RowListener {
 
  private:
   struct State;
-  std::unique_ptr<State> s_;
+  CachedPtr<State> s_;
 };
 
 /// The pass on a built grid: SmallPairs(tests).finish(grid, out).

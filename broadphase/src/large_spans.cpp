@@ -8,6 +8,7 @@
 
 #include "counting_sort.hpp"
 #include "hitgrid/broadphase/detail/parallel.hpp"
+#include "uninitialized_vector.hpp"
 
 namespace hitgrid {
 namespace {
@@ -106,7 +107,7 @@ LargeSpans LargeSpans::build(const HomeGrid& grid, const KindRanges& kinds) {
           for_each_home_span(grid, kinds, i, [&](std::size_t k, std::uint32_t, std::uint32_t) { ++count[k]; });
         return;
       }
-      std::vector<std::int64_t> change(rows + 1, 0);
+      CachedVector<std::int64_t> change(rows + 1, 0);
       for (std::size_t i = blocks.begin(b); i < blocks.end(b); ++i) {
         const auto [first, last] = home_row_range(grid, i);
         ++change[first];
@@ -116,7 +117,7 @@ LargeSpans LargeSpans::build(const HomeGrid& grid, const KindRanges& kinds) {
       for (std::size_t k = 0; k < rows; ++k) count[k] = static_cast<std::uint64_t>(running += change[k]);
     });
     // Each block's slots in row k end where the next block's begin (or the row ends).
-    std::vector<std::uint64_t> limit(blocks.count * rows);
+    CachedVector<std::uint64_t> limit(blocks.count * rows);
     out.start_ = counts.place();
     for (std::size_t b = 0; b < blocks.count; ++b)
       for (std::size_t k = 0; k < rows; ++k)

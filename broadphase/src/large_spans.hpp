@@ -37,7 +37,7 @@ class LargeSpans {
   std::span<const LargeSpan> row(std::size_t k) const { return {spans_.data() + start_[k], start_[k + 1] - start_[k]}; }
 
  private:
-  std::vector<std::uint64_t> start_;  // per row of the grid, then the end
+  CachedVector<std::uint64_t> start_;  // per row of the grid, then the end
   UninitializedVector<LargeSpan> spans_;
 };
 

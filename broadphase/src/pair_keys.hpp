@@ -67,7 +67,7 @@ class PairKeys {
 
   std::size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
-  const std::vector<Chunk>& chunks() const { return chunks_; }
+  const CachedVector<Chunk>& chunks() const { return chunks_; }
 
   void push_back(std::uint64_t key) {
     if (room_ == 0) new_chunk();
@@ -134,7 +134,7 @@ class PairKeys {
     room_ = KeyChunkPool::chunk_keys;
   }
 
-  std::vector<Chunk> chunks_;
+  CachedVector<Chunk> chunks_;
   std::size_t size_ = 0;
   std::size_t room_ = 0;  // free keys in the last chunk
 };
@@ -153,16 +153,16 @@ class KeyCounts {
  public:
   /// bins bins of 2^shift keys from lo.
   KeyCounts(std::uint64_t lo, int shift, std::size_t bins)
-      : lo_(lo), shift_(shift), bins_(bins), tables_([bins] { return std::vector<std::uint64_t>(bins, 0); }) {}
+      : lo_(lo), shift_(shift), bins_(bins), tables_([bins] { return CachedVector<std::uint64_t>(bins, 0); }) {}
   void add(const std::uint64_t* keys, std::size_t n) {
-    std::vector<std::uint64_t>& t = tables_.local();
+    CachedVector<std::uint64_t>& t = tables_.local();
     for (std::size_t i = 0; i < n; ++i) ++t[(keys[i] - lo_) >> shift_];
   }
   std::uint64_t lo() const { return lo_; }
   int shift() const { return shift_; }
   /// The counts of every thread, summed.
-  std::vector<std::uint64_t> total() const {
-    std::vector<std::uint64_t> sum(bins_, 0);
+  CachedVector<std::uint64_t> total() const {
+    CachedVector<std::uint64_t> sum(bins_, 0);
     for (const auto& t : tables_)
       for (std::size_t b = 0; b < bins_; ++b) sum[b] += t[b];
     return sum;
@@ -172,7 +172,7 @@ class KeyCounts {
   std::uint64_t lo_;
   int shift_;
   std::size_t bins_;
-  tbb::enumerable_thread_specific<std::vector<std::uint64_t>> tables_;
+  tbb::enumerable_thread_specific<CachedVector<std::uint64_t>> tables_;
 };
 
 }  // namespace hitgrid

@@ -40,7 +40,7 @@ struct RadixDigits {
 /// (keys or scratch). For a bucket that fits in the cache (sorted_pairs.cpp): no blocks,
 /// no allocation.
 inline std::uint64_t* radix_sort_in_cache(std::uint64_t* keys, std::uint64_t* scratch, std::size_t n, int key_bits,
-                                          std::vector<std::uint32_t>& count) {
+                                          CachedVector<std::uint32_t>& count) {
   const RadixDigits digits(key_bits);
   const std::uint64_t mask = digits.mask();
   count.resize(mask + 2);
@@ -56,9 +56,17 @@ inline std::uint64_t* radix_sort_in_cache(std::uint64_t* keys, std::uint64_t* sc
 }
 
 /// Sorts items ascending by key(item) (an unsigned integer < 2^key_bits); stable. The
-/// items move with their keys, so no gather pass is needed afterwards.
+/// items move with their keys, so no gather pass is needed afterwards. `scratch` is the
+/// working room (its contents are lost; after an odd number of passes it holds the items'
+/// former buffer): a caller that keeps it between sorts allocates nothing once it has
+/// grown.
 template <class Vector, class KeyOf>
-void radix_sort_items(Vector& items, KeyOf key, int key_bits);
+void radix_sort_items(Vector& items, KeyOf key, int key_bits, Vector& scratch);
+template <class Vector, class KeyOf>
+void radix_sort_items(Vector& items, KeyOf key, int key_bits) {
+  Vector scratch;
+  radix_sort_items(items, key, key_bits, scratch);
+}
 
 /// Sorts 64-bit keys ascending. key_bits: the keys are < 2^key_bits. Runs in the calling
 /// TBB arena. (Large pair lists are sorted by sorted_pairs.cpp, bucket by bucket.)
@@ -73,11 +81,11 @@ void radix_sort(Vector& keys, int key_bits) {
 namespace hitgrid {
 
 template <class Vector, class KeyOf>
-void radix_sort_items(Vector& items, KeyOf key, int key_bits) {
+void radix_sort_items(Vector& items, KeyOf key, int key_bits, Vector& scratch) {
   const std::size_t n = items.size();
   if (n < 2 || key_bits <= 0) return;
   const Blocks blocks = Blocks::of(n, std::min<std::size_t>(radix_max_blocks, n >> radix_items_per_block_log2));
-  Vector scratch(n);
+  scratch.resize(n);
   const RadixDigits digits(key_bits);
   const std::uint64_t mask = digits.mask();
   for (int shift = 0; shift < key_bits; shift += digits.bits) {

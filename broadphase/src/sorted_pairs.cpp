@@ -74,8 +74,8 @@ void small_sorted_unique_pairs(PairKeys& parts, int key_bits, PairKeyCodec codec
 }
 
 /// The keys' chunks, each a block of the counting sort.
-std::vector<Chunk> chunks_of(const PairKeys& parts) {
-  std::vector<Chunk> chunks;
+CachedVector<Chunk> chunks_of(const PairKeys& parts) {
+  CachedVector<Chunk> chunks;
   chunks.reserve(parts.chunks().size());
   for (const PairKeys::Chunk& c : parts.chunks())
     if (c.size != 0) chunks.push_back({c.keys, c.size});
@@ -84,16 +84,16 @@ std::vector<Chunk> chunks_of(const PairKeys& parts) {
 
 /// The keys (given back) grouped into buckets by their bits from `shift` up (to the
 /// buckets' count), in `scattered`; returns the buckets' starts.
-std::vector<std::size_t> scatter_by_top_bits(PairKeys& parts, int shift, std::size_t buckets,
-                                             UninitializedVector<std::uint64_t>& scattered) {
-  const std::vector<Chunk> chunks = chunks_of(parts);
+CachedVector<std::size_t> scatter_by_top_bits(PairKeys& parts, int shift, std::size_t buckets,
+                                              UninitializedVector<std::uint64_t>& scattered) {
+  const CachedVector<Chunk> chunks = chunks_of(parts);
   const std::uint64_t mask = buckets - 1;
-  std::vector<std::size_t> start = counting_sort<std::size_t>(
+  CachedVector<std::size_t> start = counting_sort<std::size_t>(
       chunks.size(), buckets,
       [&](std::size_t c, std::size_t* count) {
         for (std::size_t i = 0; i < chunks[c].size; ++i) ++count[(chunks[c].keys[i] >> shift) & mask];
       },
-      [&](const std::vector<std::size_t>& s) { scattered.resize(s.back()); },
+      [&](const CachedVector<std::size_t>& s) { scattered.resize(s.back()); },
       [&](std::size_t c, std::size_t* next) {
         for (std::size_t i = 0; i < chunks[c].size; ++i) {
           const std::uint64_t key = chunks[c].keys[i];
@@ -106,14 +106,14 @@ std::vector<std::size_t> scatter_by_top_bits(PairKeys& parts, int shift, std::si
 
 /// Each bucket sorted on its low `shift` bits in the cache, freed of repeats and written
 /// out as pairs from its start in `out`; returns how many pairs each bucket kept.
-std::vector<std::size_t> pairs_by_bucket(UninitializedVector<std::uint64_t>& scattered,
-                                         const std::vector<std::size_t>& start, int shift, PairKeyCodec codec,
-                                         const KindRanges& kinds, PairList& out) {
+CachedVector<std::size_t> pairs_by_bucket(UninitializedVector<std::uint64_t>& scattered,
+                                          const CachedVector<std::size_t>& start, int shift, PairKeyCodec codec,
+                                          const KindRanges& kinds, PairList& out) {
   const std::size_t buckets = start.size() - 1;
-  std::vector<std::size_t> kept(buckets, 0);
+  CachedVector<std::size_t> kept(buckets, 0);
   struct Scratch {
-    std::vector<std::uint64_t> keys;
-    std::vector<std::uint32_t> count;
+    CachedVector<std::uint64_t> keys;
+    CachedVector<std::uint32_t> count;
   };
   tbb::enumerable_thread_specific<Scratch> scratch;
   detail::parallel_for(tbb::blocked_range<std::size_t>(0, buckets, buckets_per_task), [&](const auto& range) {
@@ -135,7 +135,7 @@ std::vector<std::size_t> pairs_by_bucket(UninitializedVector<std::uint64_t>& sca
 
 /// Closes the gaps the repeats left between the buckets' pairs (in bucket order: every
 /// move goes to a lower place).
-void close_gaps(const std::vector<std::size_t>& start, const std::vector<std::size_t>& kept, PairList& out) {
+void close_gaps(const CachedVector<std::size_t>& start, const CachedVector<std::size_t>& kept, PairList& out) {
   std::size_t size = 0;
   for (std::size_t d = 0; d < kept.size(); ++d) {
     if (size != start[d] && kept[d] != 0)
@@ -166,7 +166,7 @@ void sort_whole(PairKeys& parts, int key_bits, PairKeyCodec codec, const KindRan
   while (top_bits < max_top_bits && (total >> top_bits) > bucket_target) ++top_bits;
   const int shift = key_bits - top_bits;
   UninitializedVector<std::uint64_t> scattered;
-  const std::vector<std::size_t> start = scatter_by_top_bits(parts, shift, std::size_t{1} << top_bits, scattered);
+  const CachedVector<std::size_t> start = scatter_by_top_bits(parts, shift, std::size_t{1} << top_bits, scattered);
   out.clear();
   out.resize(total);
   close_gaps(start, pairs_by_bucket(scattered, start, shift, codec, kinds, out), out);
@@ -175,13 +175,13 @@ void sort_whole(PairKeys& parts, int key_bits, PairKeyCodec codec, const KindRan
 /// The keys (given back) split by `bits` bits below their low key_bits bits' top, in
 /// order: a parallel pass over the chunks, each given back once read, so the keys move
 /// from chunk to chunk and their memory does not double.
-std::vector<PairKeys> split_by_top_bits(PairKeys& keys, int key_bits, int bits) {
+CachedVector<PairKeys> split_by_top_bits(PairKeys& keys, int key_bits, int bits) {
   const int shift = key_bits - bits;
   const std::size_t pieces = std::size_t{1} << bits;
   const std::uint64_t mask = pieces - 1;
-  tbb::enumerable_thread_specific<std::vector<PairKeys>> local([&] { return std::vector<PairKeys>(pieces); });
+  tbb::enumerable_thread_specific<CachedVector<PairKeys>> local([&] { return CachedVector<PairKeys>(pieces); });
   detail::parallel_for(tbb::blocked_range<std::size_t>(0, keys.chunks().size(), 1), [&](const auto& r) {
-    std::vector<PairKeys>& to = local.local();
+    CachedVector<PairKeys>& to = local.local();
     for (std::size_t c = r.begin(); c != r.end(); ++c) {
       const PairKeys::Chunk& chunk = keys.chunks()[c];
       for (std::size_t i = 0; i < chunk.size; ++i) to[(chunk.keys[i] >> shift) & mask].push_back(chunk.keys[i]);
@@ -189,8 +189,8 @@ std::vector<PairKeys> split_by_top_bits(PairKeys& keys, int key_bits, int bits) 
     }
   });
   keys.clear();
-  std::vector<PairKeys> out(pieces);
-  for (std::vector<PairKeys>& to : local)
+  CachedVector<PairKeys> out(pieces);
+  for (CachedVector<PairKeys>& to : local)
     for (std::size_t p = 0; p < pieces; ++p) out[p].append(to[p]);
   return out;
 }
@@ -211,7 +211,7 @@ void sorted_pieces(PairKeys& keys, int key_bits, PairKeyCodec codec, const KindR
     if (part.keys.size() > piece_keys && part.key_bits > 0) {
       const std::size_t want = (part.keys.size() + piece_keys - 1) / piece_keys;
       const int bits = std::min({bits_for(want) + 1, max_split_bits, part.key_bits});
-      std::vector<PairKeys> split = split_by_top_bits(part.keys, part.key_bits, bits);
+      CachedVector<PairKeys> split = split_by_top_bits(part.keys, part.key_bits, bits);
       for (std::size_t p = split.size(); p-- > 0;)
         if (!split[p].empty()) todo.push_front({std::move(split[p]), part.key_bits - bits});
       continue;

@@ -13,7 +13,7 @@ namespace hitgrid {
 
 PairList sweep_and_prune_pairs(const Scene& scene, FindPairsReport* report) {
   FindPairsReport local;
-  StageClock clock(local.stages);
+  StageClock clock(report ? &local.stages : nullptr);
 
   // Each shape's bounds and global index, to be sorted by left edge.
   struct Item {

@@ -31,6 +31,15 @@ constexpr std::size_t max_blocks = 256;
 constexpr std::uint64_t max_tile_counters = std::uint64_t{1} << 22;
 // Shapes per task of the sparse path's loops.
 constexpr std::size_t shapes_per_task = std::size_t{1} << 12;
+// The cells the grid's footprints may cover in all, at most: this many per shape, or the
+// floor if more. The pass's work is a hit per covered cell (and its entries, one per
+// covered tile, are fewer), so this bounds both its memory and its time. A requested cell
+// far smaller than the shapes (or, far more rarely, an automatic one under hundreds of
+// thousands of world-long segments) would otherwise cost in proportion to their area in
+// cells; the cell side is doubled until the footprints fit (plan_cells). The automatic
+// cells of the standard scenes stay below it.
+constexpr std::uint64_t cells_per_shape_budget = 256;
+constexpr std::uint64_t cell_budget_floor = std::uint64_t{1} << 20;
 
 /// One shape in one tile: the shape's global index and the shape itself, so that grouping
 /// the entries by tile also brings every tile's shapes together in memory. (The tile is
@@ -57,18 +66,18 @@ struct CellHit {
 
 /// Per-thread scratch of the tile pass, reused from tile to tile.
 struct TileScratch {
-  std::vector<std::uint32_t> cell_count;                // per cell of the tile, then cell starts
-  std::vector<std::pair<std::uint32_t, CellHit>> hits;  // (cell, hit) in entry order
-  std::vector<CellHit> by_cell;                         // hits in cell order
-  std::vector<std::int64_t> first_row;                  // per entry of the tile: its footprint's first row
-  std::vector<Aabb> boxes;                              // per entry of the tile: its bounds
-  CrowdedSweep sweep;                                   // for crowded cells
-  PairKeys pairs;                                       // found pairs (global index keys)
-  std::unique_ptr<PairBatch> batch;                     // candidates waiting for the exact test
+  CachedVector<std::uint32_t> cell_count;                // per cell of the tile, then cell starts
+  CachedVector<std::pair<std::uint32_t, CellHit>> hits;  // (cell, hit) in entry order
+  CachedVector<CellHit> by_cell;                         // hits in cell order
+  CachedVector<std::int64_t> first_row;                  // per entry of the tile: its footprint's first row
+  CachedVector<Aabb> boxes;                              // per entry of the tile: its bounds
+  CrowdedSweep sweep;                                    // for crowded cells
+  PairKeys pairs;                                        // found pairs (global index keys)
+  CachedPtr<PairBatch> batch;                            // candidates waiting for the exact test
   // Per entry of the tile: its footprint's columns in one row, and that row (see
   // span_in_row).
-  std::vector<std::int64_t> span_row;
-  std::vector<CellSpan> span;
+  CachedVector<std::int64_t> span_row;
+  CachedVector<CellSpan> span;
   // The cell being searched.
   std::size_t tile_begin = 0;
   std::int64_t row0 = 0;
@@ -85,7 +94,7 @@ struct TiledGrid::Impl {
   Impl(const UninitializedVector<ShapeRecord>& shapes, const std::uint32_t* global, const KindRanges& kinds,
        int log2_cell)
       : kinds_(kinds), global_(global), cells_(log2_cell), tiles_(log2_cell + max_tile_log2_cells) {
-    if (!shapes.empty()) choose_tiles(scene_extent(shapes));
+    if (!shapes.empty()) plan_cells(shapes, log2_cell);
     bucket_by_tile(shapes);
     global_ = nullptr;
   }
@@ -98,17 +107,19 @@ struct TiledGrid::Impl {
   double cell_size() const { return cells_.cell_size(); }
 
   /// The query pass: every entry, in the tiles `box` touches, whose bounds overlap it.
-  void shapes_near(const Aabb& box, std::vector<NearShape>& out) const {
+  void shapes_near(const Aabb& box, CachedVector<NearShape>& out) const {
     if (tile_starts_.size() < 2) return;  // no entries
     const CellSpan cols = tiles_.span(box.min.x, box.max.x), rows = tiles_.span(box.min.y, box.max.y);
     const std::int64_t tile_rows = static_cast<std::int64_t>(tile_count_ / tile_cols_);
-    const std::int64_t c0 = std::max(cols.lo, tile_col0_), c1 = std::min(cols.hi, tile_col0_ + static_cast<std::int64_t>(tile_cols_) - 1);
+    const std::int64_t c0 = std::max(cols.lo, tile_col0_),
+                       c1 = std::min(cols.hi, tile_col0_ + static_cast<std::int64_t>(tile_cols_) - 1);
     const std::int64_t r0 = std::max(rows.lo, tile_row0_), r1 = std::min(rows.hi, tile_row0_ + tile_rows - 1);
     for (std::int64_t r = r0; r <= r1 && c0 <= c1; ++r) {
       const std::uint64_t base = static_cast<std::uint64_t>(r - tile_row0_) * tile_cols_;
       const std::uint64_t first = base + static_cast<std::uint64_t>(c0 - tile_col0_);
       const std::uint64_t last = base + static_cast<std::uint64_t>(c1 - tile_col0_);
-      for (auto k = static_cast<std::size_t>(std::lower_bound(tile_ids_.begin(), tile_ids_.end(), first) - tile_ids_.begin());
+      for (auto k = static_cast<std::size_t>(std::lower_bound(tile_ids_.begin(), tile_ids_.end(), first) -
+                                             tile_ids_.begin());
            k < tile_ids_.size() && tile_ids_[k] <= last; ++k)
         for (std::size_t e = tile_starts_[k]; e < tile_starts_[k + 1]; ++e) {
           const TileEntry& entry = entries_[e];
@@ -117,6 +128,45 @@ struct TiledGrid::Impl {
             out.push_back({entry.shape, {entry.g[0], entry.g[1], entry.g[2], entry.g[3]}});
         }
     }
+  }
+
+  /// The cells (side 2^log2_cell, or coarser if the footprints would cover more than
+  /// cell_budget cells) and the tiles. Each coarsening step doubles the side
+  /// log4(bound / budget) times, at least once: a shape's cells shrink at most fourfold per
+  /// doubling, so no step overshoots the first side that fits.
+  void plan_cells(const UninitializedVector<ShapeRecord>& shapes, int log2_cell) {
+    const SceneExtent ext = scene_extent(shapes);
+    const std::uint64_t budget = cell_budget(shapes.size());
+    for (;;) {
+      cells_ = GridCells(log2_cell);
+      const std::uint64_t bound = covered_cells_bound(shapes);
+      if (bound <= budget) break;
+      log2_cell += std::max(1, static_cast<int>(std::bit_width(bound / budget)) / 2);
+    }
+    choose_tiles(ext);
+  }
+
+  /// At least the cells the footprints cover: boxes and circles, their bounding box's
+  /// cells; segments, also no more than columns + 3 rows (a conservative row span shares
+  /// its end column with the next row's and is widened by far less than a cell, see
+  /// grid_cells.hpp). Saturates instead of wrapping.
+  std::uint64_t covered_cells_bound(const UninitializedVector<ShapeRecord>& shapes) const {
+    constexpr std::uint64_t cap = std::uint64_t{1} << 62;
+    return detail::parallel_reduce(
+        shapes.size(), shapes_per_task, std::uint64_t{0},
+        [&](const tbb::blocked_range<std::size_t>& r, std::uint64_t sum) {
+          for (std::size_t i = r.begin(); i != r.end(); ++i) {
+            CellSpan cols, rows;
+            cells_.box_cells(shapes[i].box, cols, rows);
+            const auto c = static_cast<std::uint64_t>(cols.size()), h = static_cast<std::uint64_t>(rows.size());
+            // c, h <= 2^31 (minimum_cell), so c * h cannot wrap.
+            std::uint64_t n = c * h;
+            if (kinds_.kind(global(i)) == ShapeKind::segment) n = std::min(n, c + 3 * h);
+            sum = std::min(cap, sum + n);
+          }
+          return sum;
+        },
+        [&](std::uint64_t a, std::uint64_t b) { return std::min(cap, a + b); });
   }
 
   /// Tiles of 16 x 16 cells, or smaller when that leaves fewer than min_tiles tiles: the
@@ -198,13 +248,13 @@ struct TiledGrid::Impl {
       return;
     }
     if (tile_count_ * blocks.count <= max_tile_counters) {
-      const std::vector<std::uint64_t> start = counting_sort<std::uint64_t>(
+      const CachedVector<std::uint64_t> start = counting_sort<std::uint64_t>(
           blocks.count, tile_count_,
           [&](std::size_t b, std::uint64_t* count) {
             const auto [lo, hi] = block_range(b);
             for (std::size_t i = lo; i < hi; ++i) for_each_tile(i, shapes[i], [&](std::uint64_t t) { ++count[t]; });
           },
-          [&](const std::vector<std::uint64_t>& starts) { entries_.resize(starts.back()); },
+          [&](const CachedVector<std::uint64_t>& starts) { entries_.resize(starts.back()); },
           [&](std::size_t b, std::uint64_t* next) {
             const auto [lo, hi] = block_range(b);
             for (std::size_t i = lo; i < hi; ++i)
@@ -216,7 +266,7 @@ struct TiledGrid::Impl {
           tile_ids_.push_back(t);
         }
     } else {
-      std::vector<std::uint64_t> offsets(n + 1, 0);
+      CachedVector<std::uint64_t> offsets(n + 1, 0);
       detail::parallel_for(tbb::blocked_range<std::size_t>(0, n, shapes_per_task), [&](const auto& r) {
         for (std::size_t i = r.begin(); i != r.end(); ++i) {
           std::uint64_t count = 0;
@@ -378,7 +428,7 @@ struct TiledGrid::Impl {
     t.by_cell.resize(t.hits.size());
     {
       // Scatter, keeping entry order within each cell; cell_count[c] ends as cell c's end.
-      std::vector<std::uint32_t>& next = t.cell_count;
+      CachedVector<std::uint32_t>& next = t.cell_count;
       for (const auto& [cell, hit] : t.hits) t.by_cell[next[cell]++] = hit;
     }
     std::uint32_t start = 0;
@@ -404,14 +454,14 @@ struct TiledGrid::Impl {
   std::uint64_t tile_count_ = 0;  // tiles in the shapes' bounding rectangle
   int tile_bits_ = 0;
   UninitializedVector<TileEntry> entries_;  // sorted by tile
-  std::vector<std::size_t> tile_starts_;    // where each tile's entries begin, then the end
-  std::vector<std::uint64_t> tile_ids_;     // each tile's id
+  CachedVector<std::size_t> tile_starts_;   // where each tile's entries begin, then the end
+  CachedVector<std::uint64_t> tile_ids_;    // each tile's id
 };
 
 std::uint64_t TiledGrid::Impl::tile_pairs(const PairTestContext& tests, PairKeys& out) const {
   tbb::enumerable_thread_specific<TileScratch> scratch([&] {
     TileScratch t;
-    t.batch = std::make_unique<PairBatch>(tests);
+    t.batch = make_cached<PairBatch>(tests);
     return t;
   });
   const std::size_t tiles = tile_starts_.size() - 1;
@@ -435,14 +485,18 @@ TiledGrid& TiledGrid::operator=(TiledGrid&&) noexcept = default;
 TiledGrid TiledGrid::build(const UninitializedVector<ShapeRecord>& shapes, const std::uint32_t* global,
                            const KindRanges& kinds, int log2_cell) {
   TiledGrid g;
-  g.impl_ = std::make_unique<Impl>(shapes, global, kinds, log2_cell);
+  g.impl_ = make_cached<Impl>(shapes, global, kinds, log2_cell);
   return g;
+}
+
+std::uint64_t TiledGrid::cell_budget(std::size_t shapes) {
+  return std::max(cell_budget_floor, cells_per_shape_budget * shapes);
 }
 
 std::uint64_t TiledGrid::entries() const { return impl_ ? impl_->entry_count() : 0; }
 double TiledGrid::cell_size() const { return impl_ ? impl_->cell_size() : 0.0; }
 
-void TiledGrid::shapes_near(const Aabb& box, std::vector<NearShape>& out) const {
+void TiledGrid::shapes_near(const Aabb& box, CachedVector<NearShape>& out) const {
   if (impl_) impl_->shapes_near(box, out);
 }
 

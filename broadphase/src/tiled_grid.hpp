@@ -27,6 +27,7 @@
 #include "packed_shapes.hpp"
 #include "pair_batch.hpp"
 #include "pair_keys.hpp"
+#include "uninitialized_vector.hpp"
 
 namespace hitgrid {
 
@@ -38,12 +39,19 @@ class TiledGrid {
   TiledGrid& operator=(TiledGrid&&) noexcept;
 
   /// The grid of `shapes` (global indices global[i], or i if global is null) on cells of
-  /// side 2^log2_cell. Parallel over the calling TBB arena.
+  /// side 2^log2_cell, or on the finest cells twice, four times... as large on which the
+  /// footprints cover at most cell_budget cells (bounded memory and time whatever cell is
+  /// asked for: a box of the world's size on tiny cells would otherwise take a hit per
+  /// cell of its area, and an entry per tile).
+  /// Parallel over the calling TBB arena.
   static TiledGrid build(const UninitializedVector<ShapeRecord>& shapes, const std::uint32_t* global,
                          const KindRanges& kinds, int log2_cell);
 
   /// (tile, shape) entries.
   std::uint64_t entries() const;
+  /// The cells the footprints of `shapes` shapes may cover in all, at most: 256 per
+  /// shape, or 2^20 if more. (Entries, one per covered tile, are fewer.)
+  static std::uint64_t cell_budget(std::size_t shapes);
   /// The cells' side (0 for a default-constructed grid, which holds no shape).
   double cell_size() const;
 
@@ -56,11 +64,11 @@ class TiledGrid {
   /// touches and whose bounds overlap `box`; a shape spanning several such tiles is
   /// appended once per tile (the caller drops repeats). Every shape that intersects the
   /// closed box is among them.
-  void shapes_near(const Aabb& box, std::vector<NearShape>& out) const;
+  void shapes_near(const Aabb& box, CachedVector<NearShape>& out) const;
 
  private:
   struct Impl;
-  std::unique_ptr<Impl> impl_;
+  CachedPtr<Impl> impl_;
   friend std::uint64_t large_large_pairs(const TiledGrid& grid, const PairTestContext& tests, PairKeys& out);
 };
 

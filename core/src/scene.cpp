@@ -11,8 +11,8 @@
 #include <utility>
 #include <vector>
 
-#include "hitgrid/core/error.hpp"
 #include "hitgrid/core/detail/fnv1a.hpp"
+#include "hitgrid/core/error.hpp"
 
 namespace hitgrid {
 namespace {
@@ -193,7 +193,8 @@ int finite(float x) { return std::fabs(x) <= std::numeric_limits<float>::max() ?
 template <std::size_t W>
 float at(const ShapeRows& rows, std::size_t i, std::size_t j) {
   if constexpr (W != 0) return rows.data[i * W + j];
-  return rows.data[static_cast<std::ptrdiff_t>(i) * rows.row_stride + static_cast<std::ptrdiff_t>(j) * rows.column_stride];
+  return rows
+      .data[static_cast<std::ptrdiff_t>(i) * rows.row_stride + static_cast<std::ptrdiff_t>(j) * rows.column_stride];
 }
 
 /// What a chunk's check found: whether every row is valid, and their bounds.
@@ -226,7 +227,7 @@ ChunkCheck check_circles(const ShapeRows& rows, std::size_t begin, std::size_t e
   constexpr double dinf = std::numeric_limits<double>::infinity();
   int bad = 0;
   double lx = dinf, ly = dinf, hx = -dinf, hy = -dinf;  // circles with r > 0, in double
-  float zx0 = inf, zy0 = inf, zx1 = -inf, zy1 = -inf;    // circles with r == 0
+  float zx0 = inf, zy0 = inf, zx1 = -inf, zy1 = -inf;   // circles with r == 0
   for (std::size_t i = begin; i < end; ++i) {
     const float cx = at<W>(rows, i, 0), cy = at<W>(rows, i, 1), r = at<W>(rows, i, 2);
     bad |= !(finite(cx) & finite(cy) & finite(r) & (r >= 0.0f));
@@ -390,8 +391,9 @@ void Scene::assign(const ShapeRows& segments, const ShapeRows& circles, const Sh
   const KindRows<4> s{segments, ShapeKind::segment, {&segments_.ax, &segments_.ay, &segments_.bx, &segments_.by}};
   const KindRows<3> c{circles, ShapeKind::circle, {&circles_.cx, &circles_.cy, &circles_.r}};
   const KindRows<4> b{boxes, ShapeKind::box, {&boxes_.minx, &boxes_.miny, &boxes_.maxx, &boxes_.maxy}};
-  for (const auto& [count, kind] : {std::pair{segments.count, ShapeKind::segment}, std::pair{circles.count, ShapeKind::circle},
-                                    std::pair{boxes.count, ShapeKind::box}})
+  for (const auto& [count, kind] :
+       {std::pair{segments.count, ShapeKind::segment}, std::pair{circles.count, ShapeKind::circle},
+        std::pair{boxes.count, ShapeKind::box}})
     if (count > ShapeId::max_count) check_room(kind, count);
   // The chunks of the three kinds as one list: segments', then circles', then boxes'.
   const std::size_t cs = s.chunks(), cc = c.chunks(), n = cs + cc + b.chunks();
@@ -402,9 +404,12 @@ void Scene::assign(const ShapeRows& segments, const ShapeRows& circles, const Sh
   Aabb box = empty_bounds();
   for (std::size_t k = 0; k < n; ++k) {
     if (!checks[k].valid) {  // the first invalid chunk names its first invalid row
-      if (k < cs) s.name_invalid(k);
-      else if (k < cs + cc) c.name_invalid(k - cs);
-      else b.name_invalid(k - cs - cc);
+      if (k < cs)
+        s.name_invalid(k);
+      else if (k < cs + cc)
+        c.name_invalid(k - cs);
+      else
+        b.name_invalid(k - cs - cc);
     }
     box.min = {std::min(box.min.x, checks[k].box.min.x), std::min(box.min.y, checks[k].box.min.y)};
     box.max = {std::max(box.max.x, checks[k].box.max.x), std::max(box.max.y, checks[k].box.max.y)};
@@ -418,9 +423,12 @@ void Scene::assign(const ShapeRows& segments, const ShapeRows& circles, const Sh
   for (FloatArray* a : {&circles_.cx, &circles_.cy, &circles_.r}) a->resize(circles.count);
   for (FloatArray* a : {&boxes_.minx, &boxes_.miny, &boxes_.maxx, &boxes_.maxy}) a->resize(boxes.count);
   each_chunk(n, for_ranges, [&](std::size_t k) {
-    if (k < cs) s.copy(k);
-    else if (k < cs + cc) c.copy(k - cs);
-    else b.copy(k - cs - cc);
+    if (k < cs)
+      s.copy(k);
+    else if (k < cs + cc)
+      c.copy(k - cs);
+    else
+      b.copy(k - cs - cc);
   });
   bounds_ = box;
 }
@@ -431,7 +439,14 @@ void Scene::reserve(std::size_t segments, std::size_t circles, std::size_t boxes
   for (FloatArray* a : {&boxes_.minx, &boxes_.miny, &boxes_.maxx, &boxes_.maxy}) a->reserve(boxes);
 }
 
-void Scene::clear() { *this = Scene(); }
+void Scene::clear() {
+  // Like std::vector::clear: the columns keep their memory, so a scene refilled frame
+  // after frame stops allocating once it has grown.
+  for (FloatArray* a : {&segments_.ax, &segments_.ay, &segments_.bx, &segments_.by, &circles_.cx, &circles_.cy,
+                        &circles_.r, &boxes_.minx, &boxes_.miny, &boxes_.maxx, &boxes_.maxy})
+    a->clear();
+  bounds_ = empty_bounds();
+}
 
 std::size_t Scene::count(ShapeKind kind) const {
   switch (kind) {

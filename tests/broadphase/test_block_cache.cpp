@@ -4,14 +4,14 @@
 // nothing is kept.
 #include <tbb/parallel_for.h>
 
-#include <atomic>
 #include <algorithm>
+#include <atomic>
 #include <catch2/catch.hpp>
-#include <vector>
 #include <cstdint>
 #include <cstring>
 #include <memory>
 #include <thread>
+#include <vector>
 
 #include "block_cache.hpp"
 #include "hitgrid/broadphase/find_pairs.hpp"
@@ -23,6 +23,48 @@ namespace {
 constexpr std::size_t mb = std::size_t{1} << 20;
 }
 
+TEST_CASE("BlockCache keeps small blocks as powers of two, handed out to any request they fit", "[grid]") {
+  const auto shared = std::make_shared<BlockCache>(64 * mb);
+  BlockCache& cache = *shared;
+  const BlockCache::Scope scope(shared);
+  REQUIRE(cache.cached_bytes() == 0);
+  // 1000 bytes take a block of 1024, kept when freed.
+  void* a = allocate_block(1000);
+  REQUIRE(reinterpret_cast<std::uintptr_t>(a) % 64 == 0);
+  std::memset(a, 1, 1000);
+  deallocate_block(a, 1000);
+  CHECK(cache.cached_bytes() == 1024);
+  // Any small request it fits gets it back, however much smaller; a larger one does not.
+  void* b = allocate_block(10);
+  CHECK(b == a);
+  CHECK(cache.cached_bytes() == 0);
+  void* c = allocate_block(1025);
+  CHECK(c != a);
+  deallocate_block(b, 10);
+  deallocate_block(c, 1025);
+  CHECK(cache.cached_bytes() == 1024 + 2048);
+  // Two small requests take the two kept blocks, the smaller first; a third makes a new
+  // one, of 64 bytes for the tiniest requests.
+  void* d = allocate_block(1);
+  void* e = allocate_block(1);
+  CHECK(d == a);
+  CHECK(e == c);
+  CHECK(cache.cached_bytes() == 0);
+  void* g = allocate_block(1);
+  deallocate_block(d, 1);
+  deallocate_block(e, 1);
+  deallocate_block(g, 1);
+  CHECK(cache.cached_bytes() == 1024 + 2048 + 64);
+  // A small request never takes a large block, nor a large request a small one.
+  void* big = allocate_block(BlockCache::min_exact_bytes);
+  deallocate_block(big, BlockCache::min_exact_bytes);
+  void* f = allocate_block(4096);
+  CHECK(f != big);
+  deallocate_block(f, 4096);
+  cache.release();
+  CHECK(cache.cached_bytes() == 0);
+}
+
 TEST_CASE("BlockCache keeps large blocks, reuses them for fitting requests, and stays bounded", "[grid]") {
   const std::size_t bound = 64 * mb;
   const auto shared = std::make_shared<BlockCache>(bound);
@@ -30,12 +72,6 @@ TEST_CASE("BlockCache keeps large blocks, reuses them for fitting requests, and 
   const BlockCache::Scope scope(shared);
   REQUIRE(BlockCache::current() == shared);
   REQUIRE(cache.cached_bytes() == 0);
-
-  // Small blocks go straight back.
-  void* small = allocate_block(1000);
-  REQUIRE(reinterpret_cast<std::uintptr_t>(small) % 64 == 0);
-  deallocate_block(small, 1000);
-  CHECK(cache.cached_bytes() == 0);
 
   // A large block is kept and handed out again to a request it fits (at most twice smaller).
   void* a = allocate_block(8 * mb);

@@ -23,7 +23,7 @@ struct Item {
 
 template <class Index>
 std::vector<Item> sorted(const std::vector<Item>& items, std::size_t buckets, std::size_t block_count,
-                         std::vector<Index>& starts) {
+                         CachedVector<Index>& starts) {
   const Blocks blocks = Blocks::of(items.size(), block_count);
   std::vector<Item> out;
   starts = counting_sort<Index>(
@@ -31,7 +31,7 @@ std::vector<Item> sorted(const std::vector<Item>& items, std::size_t buckets, st
       [&](std::size_t b, Index* count) {
         for (std::size_t i = blocks.begin(b); i < blocks.end(b); ++i) ++count[items[i].key];
       },
-      [&](const std::vector<Index>& s) { out.resize(s.back()); },
+      [&](const CachedVector<Index>& s) { out.resize(s.back()); },
       [&](std::size_t b, Index* next) {
         for (std::size_t i = blocks.begin(b); i < blocks.end(b); ++i) out[next[items[i].key]++] = items[i];
       });
@@ -50,13 +50,13 @@ TEMPLATE_TEST_CASE("counting_sort is a stable sort by key on any thread and bloc
       for (std::uint32_t i = 0; i < n; ++i) items[i] = {static_cast<std::uint32_t>(rng.next() % buckets), i};
       std::vector<Item> want = items;
       std::stable_sort(want.begin(), want.end(), [](const Item& a, const Item& b) { return a.key < b.key; });
-      std::vector<TestType> want_starts(buckets + 1, 0);
+      CachedVector<TestType> want_starts(buckets + 1, 0);
       for (const Item& it : items) ++want_starts[it.key + 1];
       for (std::size_t k = 0; k < buckets; ++k) want_starts[k + 1] += want_starts[k];
       for (std::size_t blocks : {std::size_t{1}, std::size_t{3}, std::size_t{64}})
         for (int threads : {1, 2, 8}) {
           INFO("n " << n << ", buckets " << buckets << ", blocks " << blocks << ", threads " << threads);
-          std::vector<TestType> starts;
+          CachedVector<TestType> starts;
           std::vector<Item> got;
           tbb::task_arena(threads).execute([&] { got = sorted(items, buckets, blocks, starts); });
           const bool same = got == want;  // not CHECK(got == want): Catch would print every item
@@ -73,8 +73,8 @@ TEST_CASE("BlockCounts::place gives each block its own range in every bucket, bl
   const std::uint32_t c0[3] = {2, 0, 1}, c1[3] = {1, 3, 0};
   std::copy(c0, c0 + 3, counts.table(0));
   std::copy(c1, c1 + 3, counts.table(1));
-  const std::vector<std::uint32_t> starts = counts.place();
-  CHECK(starts == std::vector<std::uint32_t>{0, 3, 6, 7});
+  const CachedVector<std::uint32_t> starts = counts.place();
+  CHECK(starts == CachedVector<std::uint32_t>{0, 3, 6, 7});
   // Bucket 0: block 0 at 0..1, block 1 at 2; bucket 1: block 1 at 3..5; bucket 2: block 0 at 6.
   CHECK(std::vector<std::uint32_t>(counts.table(0), counts.table(0) + 3) == std::vector<std::uint32_t>{0, 3, 6});
   CHECK(std::vector<std::uint32_t>(counts.table(1), counts.table(1) + 3) == std::vector<std::uint32_t>{2, 3, 7});

@@ -336,7 +336,7 @@ TEST_CASE("PairBatch keeps only its band's keys, and counts instead of keeping w
     queue_both_orders(todo, s, codec, counter, none);
     counter.flush(none);
     CHECK(none.empty());
-    std::vector<std::uint64_t> want_counts(16, 0);
+    CachedVector<std::uint64_t> want_counts(16, 0);
     for (std::uint64_t k : want) ++want_counts[k >> (codec.key_bits() - 4)];
     CHECK(counts.total() == want_counts);
   }

@@ -13,6 +13,7 @@
 
 #include "cell_size.hpp"
 #include "hitgrid/broadphase/brute_force.hpp"
+#include "hitgrid/broadphase/find_pairs.hpp"
 #include "hitgrid/simd/isa.hpp"
 #include "packed_shapes.hpp"
 #include "pair_batch.hpp"
@@ -121,6 +122,50 @@ TEST_CASE("the tiled grid's pairs do not depend on the thread count", "[grid]") 
         CHECK(got == want);
       }
     }
+  }
+}
+
+TEST_CASE("cells too small for the shapes are coarsened until the footprints fit the budget", "[grid]") {
+  // Eight boxes of the world's size (2^20) and two diagonals across it: the budget is 2^20
+  // cells. On cells of 2^11 the boxes cover 8 x 514^2 > 2^20 cells (closed spans: 512 + 2
+  // a side); on cells of 2^12, 8 x 258^2 plus at most 4 x 258 per diagonal fit: the cells
+  // become 2^12, the finest that fit. Tiles of 16 cells, 18 a side: 8 x 18^2 entries for
+  // the boxes, and 3 x 18 - 2 per diagonal through the tiles' corners (three closed tiles
+  // a row, two in the end rows).
+  Scene scene;
+  for (int i = 0; i < 8; ++i) scene.add(Box{{0.0f, 0.0f}, {0x1p20f, 0x1p20f}});
+  scene.add(Segment{{0.0f, 0.0f}, {0x1p20f, 0x1p20f}});
+  scene.add(Segment{{0.0f, 0x1p20f}, {0x1p20f, 0.0f}});
+  const UninitializedVector<ShapeRecord> shapes = pack_shapes(scene);
+  const KindRanges kinds = KindRanges::of(scene);
+  REQUIRE(TiledGrid::cell_budget(shapes.size()) == std::uint64_t{1} << 20);
+  for (int log2_cell : {-20, 0, 11, 12}) {
+    INFO("requested log2 cell " << log2_cell);
+    const TiledGrid grid = TiledGrid::build(shapes, nullptr, kinds, log2_cell);
+    CHECK(grid.cell_size() == 0x1p12);
+    CHECK(grid.entries() == 8u * 18u * 18u + 2u * 52u);
+    CHECK(pairs_of(grid, scene) == brute_force_pairs(scene));
+  }
+  // A cell that fits is kept.
+  CHECK(TiledGrid::build(shapes, nullptr, kinds, 13).cell_size() == 0x1p13);
+}
+
+TEST_CASE("find_pairs with a tiny requested cell and world-sized shapes stays within the budget", "[grid]") {
+  // The fuzzer's case: a few shapes as large as the world (1e30) on cells of 2^-100.
+  Scene scene;
+  for (int i = 0; i < 6; ++i) scene.add(Box{{-1e30f, -1e30f}, {1e30f + static_cast<float>(i) * 1e24f, 1e30f}});
+  scene.add(Segment{{-1e30f, -1e30f}, {1e30f, 1e30f}});
+  scene.add(Circle{{0.0f, 0.0f}, 1e30f});
+  scene.add(Segment{{1.0f, 1.0f}, {2.0f, 2.0f}});
+  for (float cell : {0x1p-100f, 1.0f}) {
+    FindPairsOptions o;
+    o.cell_size = cell;
+    o.large_cell_size = cell;
+    FindPairsReport report;
+    INFO("requested cell " << cell);
+    CHECK(find_pairs(scene, o, &report) == brute_force_pairs(scene));
+    CHECK(report.tiled_entries <= TiledGrid::cell_budget(scene.size()));
+    CHECK(report.large_cell_size > cell);
   }
 }
 

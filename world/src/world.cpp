@@ -70,8 +70,8 @@ std::optional<std::string> invalid_shape(const Shape& shape) {
         else if constexpr (std::is_same_v<S, Circle>)
           valid = std::isfinite(g.c.x) && std::isfinite(g.c.y) && std::isfinite(g.r) && g.r >= 0.0f;
         else
-          valid = std::isfinite(g.min.x) && std::isfinite(g.min.y) && std::isfinite(g.max.x) && std::isfinite(g.max.y) &&
-                  g.min.x <= g.max.x && g.min.y <= g.max.y;
+          valid = std::isfinite(g.min.x) && std::isfinite(g.min.y) && std::isfinite(g.max.x) &&
+                  std::isfinite(g.max.y) && g.min.x <= g.max.x && g.min.y <= g.max.y;
         return valid ? std::nullopt : invalid_reason(g);
       },
       shape);
@@ -108,9 +108,7 @@ struct World::State {
       : options(checked(o)),
         find_options(find_options_of(o)),
         finder(find_options),
-        serial_finder(serial_options(find_options)),
-        arena(threads_of(finder)),
-        serial_arena(1, 1) {}
+        serial_finder(serial_options(find_options)) {}
 
   static FindPairsOptions serial_options(FindPairsOptions f) {
     f.threads = 1;
@@ -122,12 +120,12 @@ struct World::State {
   /// would cost more than they save.
   bool small_frame() const { return scenes[dynamic_scene].size() < options.small_frame_shapes; }
   PairFinder& work_finder() { return small_frame() ? serial_finder : finder; }
-  /// f() with the frame's parallel loops on the world's threads (its arena, or the
-  /// program's task hook), or on the calling thread alone when `serial`.
+  /// f() with the frame's parallel loops on the world's threads (the finder's arena, or
+  /// the program's task hook), or on the calling thread alone when `serial`; either way
+  /// with the finder's kept scratch, so that a frame allocates nothing once grown.
   template <class F>
   void run(bool serial, const F& f) {
-    if (serial) return serial_arena.execute(f);
-    detail::execute(arena, options.tasks, f);
+    (serial ? serial_finder : finder).execute(f);
   }
   template <class F>
   void run_frame(const F& f) {
@@ -147,10 +145,6 @@ struct World::State {
     f.large_cell_size = o.large_cell_size;
     f.tasks = o.tasks;
     return f;
-  }
-  static int threads_of(const PairFinder& finder) {
-    const unsigned t = finder.options().threads;
-    return t == 0 ? tbb::task_arena::automatic : static_cast<int>(t);
   }
 
   const Slot& live(ShapeHandle h, const char* what) const {
@@ -266,34 +260,36 @@ struct World::State {
   /// the dynamic shapes' index against themselves (each pair found from both sides, kept
   /// once).
   void find_pairs() {
-    const float margin = options.margin;
+    // All of it on the frame's threads and scratch, the sort too (outside, sort_keys
+    // would run on TBB's default arena, whatever the world's threads or task hook).
     run_frame([&] {
+      const float margin = options.margin;
       refresh(margin == 0.0f ? std::initializer_list<std::size_t>{static_scene}
                              : std::initializer_list<std::size_t>{static_scene, dynamic_scene});
       static_keys.clear();
       static_contacts.find(scenes[dynamic_scene], owners[dynamic_scene], index[static_scene], scenes[static_scene],
                            owners[static_scene], margin, slots.size(), static_keys);
       if (margin != 0.0f) index[dynamic_scene].pairs_with(scenes[dynamic_scene], self_pairs, margin);
+      const auto& dyn = owners[dynamic_scene];
+      auto dynamic_slot = [&](ShapeId id) { return dyn[static_cast<std::size_t>(id.kind())][id.index()]; };
+      pair_keys.clear();
+      slot_bits = static_cast<int>(std::bit_width(slots.size()));
+      if (margin == 0.0f) {
+        work_finder().find_pairs(scenes[dynamic_scene], dynamic_pairs);
+        for (const Pair& p : dynamic_pairs) add_pair(dynamic_slot(p.first()), dynamic_slot(p.second()));
+      } else {
+        for (const CrossPair& c : self_pairs)
+          if (c.query.bits() < c.shape.bits()) add_pair(dynamic_slot(c.query), dynamic_slot(c.shape));
+      }
+      for (std::uint64_t k : static_keys) add_pair(static_cast<std::uint32_t>(k >> 32), static_cast<std::uint32_t>(k));
+      // (lower slot, higher slot) keys: sorted, they are handle order (slot_key).
+      sort_keys(pair_keys, 2 * slot_bits, sort_scratch);
+      next.resize(pair_keys.size());
+      const std::uint64_t low = (std::uint64_t{1} << slot_bits) - 1;
+      for (std::size_t i = 0; i < pair_keys.size(); ++i)
+        next[i] = {handle_of(static_cast<std::uint32_t>(pair_keys[i] >> slot_bits)),
+                   handle_of(static_cast<std::uint32_t>(pair_keys[i] & low))};
     });
-    const auto& dyn = owners[dynamic_scene];
-    auto dynamic_slot = [&](ShapeId id) { return dyn[static_cast<std::size_t>(id.kind())][id.index()]; };
-    pair_keys.clear();
-    slot_bits = static_cast<int>(std::bit_width(slots.size()));
-    if (margin == 0.0f) {
-      work_finder().find_pairs(scenes[dynamic_scene], dynamic_pairs);
-      for (const Pair& p : dynamic_pairs) add_pair(dynamic_slot(p.first()), dynamic_slot(p.second()));
-    } else {
-      for (const CrossPair& c : self_pairs)
-        if (c.query.bits() < c.shape.bits()) add_pair(dynamic_slot(c.query), dynamic_slot(c.shape));
-    }
-    for (std::uint64_t k : static_keys) add_pair(static_cast<std::uint32_t>(k >> 32), static_cast<std::uint32_t>(k));
-    // (lower slot, higher slot) keys: sorted, they are handle order (slot_key).
-    sort_keys(pair_keys, 2 * slot_bits);
-    next.resize(pair_keys.size());
-    const std::uint64_t low = (std::uint64_t{1} << slot_bits) - 1;
-    for (std::size_t i = 0; i < pair_keys.size(); ++i)
-      next[i] = {handle_of(static_cast<std::uint32_t>(pair_keys[i] >> slot_bits)),
-                 handle_of(static_cast<std::uint32_t>(pair_keys[i] & low))};
   }
 
   /// The swept disk's bounds, rounded outward one float step past the double values, so
@@ -306,7 +302,8 @@ struct World::State {
     static constexpr float most = std::numeric_limits<float>::max();
     auto down = [](double d) { return std::max(next_float_down(static_cast<float>(d)), -most); };
     auto up = [](double d) { return std::min(next_float_up(static_cast<float>(d)), most); };
-    return {{down(std::min(x0, x1) - r), down(std::min(y0, y1) - r)}, {up(std::max(x0, x1) + r), up(std::max(y0, y1) + r)}};
+    return {{down(std::min(x0, x1) - r), down(std::min(y0, y1) - r)},
+            {up(std::max(x0, x1) + r), up(std::max(y0, y1) + r)}};
   }
 
   /// Continuous collision (World::impacts): each moving circle's swept bounds against the
@@ -398,14 +395,13 @@ struct World::State {
   WorldOptions options;
   FindPairsOptions find_options;
   PairFinder finder, serial_finder;  // on the world's threads, on the calling thread alone
-  tbb::task_arena arena, serial_arena;
 
   std::vector<Slot> slots;
   std::vector<std::uint32_t> generations;  // slots[i].generation, compact: read per pair
   std::size_t filtered = 0;                // live shapes whose filter is not the default
-  std::vector<std::uint32_t> free;  // a min-heap of free slots
+  std::vector<std::uint32_t> free;         // a min-heap of free slots
   std::size_t live_count = 0;
-  std::array<Scene, 2> scenes;                                       // static, dynamic
+  std::array<Scene, 2> scenes;                                      // static, dynamic
   std::array<std::array<std::vector<std::uint32_t>, 3>, 2> owners;  // [body][kind][dense] -> slot
   std::array<bool, 2> bounds_stale{};
   std::array<bool, 2> index_stale{true, true};
@@ -413,24 +409,25 @@ struct World::State {
   std::vector<ShapeId> found;
 
   PairList dynamic_pairs;
-  StaticContacts static_contacts;            // the dynamic shapes' pairs with the static ones
-  std::vector<std::uint64_t> static_keys;    // dynamic slot << 32 | static slot
+  StaticContacts static_contacts;          // the dynamic shapes' pairs with the static ones
+  std::vector<std::uint64_t> static_keys;  // dynamic slot << 32 | static slot
   std::vector<CrossPair> self_pairs;
   std::vector<HandlePair> current, next, begins, ends;
   std::vector<Impact> impacts;
   std::vector<std::uint32_t> moving;  // slots of the circles with a displacement
   Scene swept;                        // their swept bounds, as boxes
   std::vector<CrossPair> swept_pairs;
-  std::vector<std::uint64_t> pair_keys;  // the step's pairs as slot keys, then sorted
-  int slot_bits = 0;                     // a pair key is lower slot << slot_bits | higher
-  std::vector<std::uint32_t> stamps;     // check_distinct_live's marks, per slot
+  std::vector<std::uint64_t> pair_keys;     // the step's pairs as slot keys, then sorted
+  std::vector<std::uint64_t> sort_scratch;  // sort_keys' working room, kept between steps
+  int slot_bits = 0;                        // a pair key is lower slot << slot_bits | higher
+  std::vector<std::uint32_t> stamps;        // check_distinct_live's marks, per slot
   struct CastBlock {
     std::vector<ShapeId> found;
     std::vector<CastHit> hits;
     std::vector<std::size_t> ends;
   };
-  std::vector<CastBlock> cast_blocks;  // a batched cast's blocks (cast_many)
-  std::vector<CastHit> single_hits;    // cast_nearest's
+  std::vector<CastBlock> cast_blocks;       // a batched cast's blocks (cast_many)
+  std::vector<CastHit> single_hits;         // cast_nearest's
   std::vector<std::size_t> single_offsets;  // a single cast's
 
   /// The shape of scene b's shape `id`.
@@ -664,7 +661,6 @@ Vec2d normal_at(Vec2 origin, const RayHit& hit, const Shape& shape) {
       shape);
 }
 
-
 Vec2 origin_of(const Segment& s) { return s.a; }
 Vec2 origin_of(const Ray& r) { return r.origin; }
 
@@ -720,7 +716,8 @@ void World::State::cast_into(const Q& q, std::uint64_t mask, CastHits which, std
   const double cell = std::max(index[0].cell_size(), index[1].cell_size());
   Aabb shapes = scenes[0].bounds();  // every shape lies within these
   for (const Vec2 v : {scenes[1].bounds().min, scenes[1].bounds().max})
-    shapes = {{std::min(shapes.min.x, v.x), std::min(shapes.min.y, v.y)}, {std::max(shapes.max.x, v.x), std::max(shapes.max.y, v.y)}};
+    shapes = {{std::min(shapes.min.x, v.x), std::min(shapes.min.y, v.y)},
+              {std::max(shapes.max.x, v.x), std::max(shapes.max.y, v.y)}};
   double t = reach > 0.0 && cell > 0.0 ? 4.0 * cell / reach : t_max;
   for (;;) {
     out.resize(first);
@@ -837,6 +834,7 @@ void World::release_memory() {
   std::vector<CrossPair>().swap(s.self_pairs);
   std::vector<HandlePair>().swap(s.next);
   std::vector<std::uint64_t>().swap(s.pair_keys);
+  std::vector<std::uint64_t>().swap(s.sort_scratch);
   std::vector<std::uint32_t>().swap(s.stamps);
   std::vector<State::CastBlock>().swap(s.cast_blocks);
 #if defined(__GLIBC__)

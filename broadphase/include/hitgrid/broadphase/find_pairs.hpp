@@ -39,6 +39,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "hitgrid/broadphase/task_hook.hpp"
@@ -104,7 +105,7 @@ struct FindPairsReport {
   std::uint64_t small_shapes = 0;  // shapes in the home-cell grid
   std::uint64_t large_shapes = 0;  // shapes in the tiled grid
   std::uint64_t tiled_entries = 0;
-  std::uint64_t key_passes = 0;    // the grid's passes run: 1 in memory; streamed, the counts' and the bands'
+  std::uint64_t key_passes = 0;   // the grid's passes run: 1 in memory; streamed, the counts' and the bands'
   std::vector<StageTime> stages;  // in pipeline order
   double total_ms = 0.0;          // scene in memory to sorted pair list in memory
 };
@@ -131,6 +132,17 @@ class PairFinder {
   /// call and propagates.
   void find_pairs(const Scene& scene, const PairSink& sink, FindPairsReport* report = nullptr);
 
+  /// Runs f() on the finder's threads (its arena, or its task hook) with its kept scratch
+  /// current on them: the library's work inside f (find_pairs on this finder, sort_keys,
+  /// a GridIndex build) takes its loops' threads and its buffers from here. A program that
+  /// does each frame's work inside allocates nothing for it once the first frames have
+  /// grown the blocks it needs (the World does so). Exceptions from f propagate.
+  template <class F>
+  void execute(F&& f) {
+    execute_call([](void* context) { (*static_cast<std::remove_reference_t<F>*>(context))(); },
+                 const_cast<void*>(static_cast<const void*>(std::addressof(f))));
+  }
+
   const FindPairsOptions& options() const;
   /// Bytes of scratch kept for the next call.
   std::size_t kept_bytes() const;
@@ -139,6 +151,7 @@ class PairFinder {
 
  private:
   void run(const Scene& scene, PairList* list, const PairSink* sink, FindPairsReport* report);
+  void execute_call(void (*call)(void*), void* context);
   struct State;
   std::unique_ptr<State> state_;
 };

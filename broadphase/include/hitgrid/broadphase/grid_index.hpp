@@ -83,7 +83,12 @@ class GridIndex {
   void touching_shape(const S& shape, ShapeKind kind, std::vector<ShapeId>& out) const;
   template <class L>
   void touching_line(const L& line, const Aabb& window, std::vector<ShapeId>& out) const;
-  std::unique_ptr<Impl> impl_;
+  /// Frees the Impl into the scratch blocks it came from (a World builds an index per
+  /// frame that queries; with them the build allocates nothing once grown).
+  struct ImplDelete {
+    void operator()(Impl* p) const noexcept;
+  };
+  std::unique_ptr<Impl, ImplDelete> impl_;
 };
 
 }  // namespace hitgrid

@@ -11,5 +11,8 @@ namespace hitgrid {
 /// Stable LSD passes of the block-parallel counting sort, run on the calling TBB arena;
 /// the result does not depend on the thread count.
 void sort_keys(std::vector<std::uint64_t>& keys, int key_bits);
+/// The same with the caller's working room (contents lost; it may come back holding the
+/// keys' former buffer): kept between calls, a sort allocates nothing once it has grown.
+void sort_keys(std::vector<std::uint64_t>& keys, int key_bits, std::vector<std::uint64_t>& scratch);
 
 }  // namespace hitgrid

@@ -87,6 +87,7 @@ class Scene {
   void assign(const ShapeRows& segments, const ShapeRows& circles, const ShapeRows& boxes,
               const ForRanges& for_ranges = nullptr);
   void reserve(std::size_t segments, std::size_t circles, std::size_t boxes);
+  /// Removes every shape; the columns keep their memory, as std::vector::clear does.
   void clear();
 
   std::size_t segment_count() const { return segments_.size(); }

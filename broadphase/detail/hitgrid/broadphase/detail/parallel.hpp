@@ -17,6 +17,7 @@
 #include <tbb/task_arena.h>
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <vector>
 
@@ -101,18 +102,23 @@ void parallel_sort(It first, It last, const Less& less = {}) {
 }
 
 /// join over the ranges of [0, n) of reduce(range, identity), as tbb::parallel_reduce;
-/// through a hook, one value per fixed block of `grain` items, joined in block order.
+/// through a hook, one value per fixed block of at least `grain` items (at most
+/// max_reduce_blocks blocks, so that the values fit on the stack: a frame allocates
+/// nothing), joined in block order.
+inline constexpr std::size_t max_reduce_blocks = 64;
 template <class Value, class Reduce, class Join>
 Value parallel_reduce(std::size_t n, std::size_t grain, const Value& identity, const Reduce& reduce, const Join& join) {
   using Range = tbb::blocked_range<std::size_t>;
   if (parallel_mode() == ParallelMode::tbb) return tbb::parallel_reduce(Range(0, n, grain), identity, reduce, join);
+  grain = std::max({grain, std::size_t{1}, (n + max_reduce_blocks - 1) / max_reduce_blocks});
   const std::size_t blocks = (n + grain - 1) / grain;
-  std::vector<Value> partial(blocks, identity);
+  std::array<Value, max_reduce_blocks> partial;
+  partial.fill(identity);
   parallel_for(std::size_t{0}, blocks, [&](std::size_t b) {
     partial[b] = reduce(Range(b * grain, std::min(n, (b + 1) * grain), grain), identity);
   });
   Value v = identity;
-  for (const Value& p : partial) v = join(v, p);
+  for (std::size_t b = 0; b < blocks; ++b) v = join(v, partial[b]);
   return v;
 }
 
