@@ -34,6 +34,14 @@
 // finishTask in one call), small frames on the calling thread alone
 // (WorldOptions::small_frame_shapes); it is used from one thread at a time.
 //
+// Memory: the world keeps what its frames need (the shapes' columns, the pair and event
+// lists, and its finders' scratch blocks: a grid's tables and every per-thread list of
+// its passes), so that once the first frames have grown them a frame allocates nothing:
+// moving shapes, step(), queries, casts and swept circles included. Something larger than
+// before (more pairs, a crowded cell, more hits) grows what is kept, once; with several
+// threads a thread may meet a larger piece of work than it has had late, and grow then.
+// release_memory() gives the scratch back. tests/world/frame_allocations.cpp counts.
+//
 // Errors: a stale or unknown handle throws InvalidHandleError naming it; invalid geometry
 // throws hitgrid::Error naming the handle or the position in the batch. A refused call
 // leaves the world as it was: bulk calls check everything before changing anything.
