@@ -57,6 +57,13 @@ void read_rows(const py::object& obj, std::size_t width, const char* name, RowsI
   in.rows = {in.storage.data(), n, static_cast<std::ptrdiff_t>(width), 1};
 }
 
+void read_scene_rows(const py::object& segments, const py::object& circles, const py::object& boxes,
+                     SceneRowsInput& in) {
+  read_rows(segments, 4, "segments", in.segments);
+  read_rows(circles, 3, "circles", in.circles);
+  read_rows(boxes, 4, "boxes", in.boxes);
+}
+
 std::vector<float> read_row(const py::object& obj, std::size_t width, const char* name) {
   const auto d = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(obj);
   if (!d || d.ndim() != 1 || static_cast<std::size_t>(d.shape(0)) != width)

@@ -42,6 +42,13 @@ struct RowsInput {
 /// argument in errors ("segments: expected an (N, 4) array, got shape (3,)").
 void read_rows(const py::object& obj, std::size_t width, const char* name, RowsInput& in);
 
+/// The three shape arguments of a scene: segments (N, 4), circles (N, 3), boxes (N, 4).
+struct SceneRowsInput {
+  RowsInput segments, circles, boxes;
+};
+void read_scene_rows(const py::object& segments, const py::object& circles, const py::object& boxes,
+                     SceneRowsInput& in);
+
 /// The number of rows and a float32 view of one row (a single shape or cast given as a
 /// sequence of numbers), by the same rule.
 std::vector<float> read_row(const py::object& obj, std::size_t width, const char* name);

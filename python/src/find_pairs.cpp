@@ -84,12 +84,10 @@ py::object pairs_result(const PairList& pairs) {
 
 /// The arguments' rows into the engine's scene and its pairs, without the GIL.
 void run(Engine& engine, const py::object& segments, const py::object& circles, const py::object& boxes) {
-  RowsInput s, c, b;
-  read_rows(segments, 4, "segments", s);
-  read_rows(circles, 3, "circles", c);
-  read_rows(boxes, 4, "boxes", b);
+  SceneRowsInput in;
+  read_scene_rows(segments, circles, boxes, in);
   py::gil_scoped_release release;
-  assign_rows(engine.scene, s.rows, c.rows, b.rows, engine.options.threads);
+  assign_rows(engine.scene, in.segments.rows, in.circles.rows, in.boxes.rows, engine.options.threads);
   engine.finder.find_pairs(engine.scene, engine.pairs);
 }
 
@@ -144,20 +142,18 @@ py::tuple cpp_find_pairs_ms(const py::object& segments, const py::object& circle
                             unsigned threads, const std::string& isa, unsigned repeat, const std::string& mode) {
   const bool one_shot = mode == "one-shot", with_rows = mode == "rows";
   if (!one_shot && !with_rows && mode != "kept") throw py::value_error("mode: kept, rows or one-shot");
-  RowsInput s, c, b;
-  read_rows(segments, 4, "segments", s);
-  read_rows(circles, 3, "circles", c);
-  read_rows(boxes, 4, "boxes", b);
+  SceneRowsInput in;
+  read_scene_rows(segments, circles, boxes, in);
   std::vector<double> ms, cpu_ms;
   Engine e(options_of(threads, isa, "auto", 0.0f, 0.0f));
   {
     py::gil_scoped_release release;
-    e.scene.assign(s.rows, c.rows, b.rows);
+    e.scene.assign(in.segments.rows, in.circles.rows, in.boxes.rows);
     if (!one_shot) e.finder.find_pairs(e.scene, e.pairs);
     for (unsigned i = 0; i < repeat; ++i) {
       const auto start = std::chrono::steady_clock::now();
       const std::clock_t cpu_start = std::clock();
-      if (with_rows) assign_rows(e.scene, s.rows, c.rows, b.rows, e.options.threads);
+      if (with_rows) assign_rows(e.scene, in.segments.rows, in.circles.rows, in.boxes.rows, e.options.threads);
       if (one_shot)
         e.pairs = hitgrid::find_pairs(e.scene, e.options);
       else

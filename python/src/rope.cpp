@@ -115,13 +115,11 @@ std::unique_ptr<PyRope> make_rope(Vec2 start, std::vector<Vec2> pegs) {
 std::unique_ptr<PyRope> rope_from_shapes(const py::object& start, const py::object& segments,
                                          const py::object& circles, const py::object& boxes) {
   const Vec2 s = point_of(start, "start");
-  RowsInput sr, cr, br;
-  read_rows(segments, 4, "segments", sr);
-  read_rows(circles, 3, "circles", cr);
-  read_rows(boxes, 4, "boxes", br);
+  SceneRowsInput in;
+  read_scene_rows(segments, circles, boxes, in);
   py::gil_scoped_release release;
   Scene scene;
-  assign_rows(scene, sr.rows, cr.rows, br.rows, 1);  // InvalidShapeError names the shape
+  assign_rows(scene, in.segments.rows, in.circles.rows, in.boxes.rows, 1);  // InvalidShapeError names the shape
   return rope_call([&] { return std::make_unique<PyRope>(Rope(s, scene)); });
 }
 

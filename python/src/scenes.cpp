@@ -59,13 +59,11 @@ py::object read_scene(const std::string& path) {
 
 void write_scene(const std::string& path, const py::object& segments, const py::object& circles,
                  const py::object& boxes, bool binary) {
-  RowsInput s, c, b;
-  read_rows(segments, 4, "segments", s);
-  read_rows(circles, 3, "circles", c);
-  read_rows(boxes, 4, "boxes", b);
+  SceneRowsInput in;
+  read_scene_rows(segments, circles, boxes, in);
   py::gil_scoped_release release;
   Scene scene;
-  scene.assign(s.rows, c.rows, b.rows);
+  scene.assign(in.segments.rows, in.circles.rows, in.boxes.rows);
   write_scene_file(path, scene, binary ? SceneFormat::binary : SceneFormat::text);
 }
 

@@ -50,6 +50,24 @@ size_t copy_out(const std::vector<T>& items, T* out, size_t capacity) {
   return items.size();
 }
 
+/// The C arrays' shapes as a scene, added one by one (Scene::add: the C++ API's own checks).
+hitgrid::Scene scene_of(const hitgrid_shape_arrays& shapes) {
+  hitgrid::Scene scene;
+  for (size_t i = 0; i < shapes.segment_count; ++i) {
+    const float* r = shapes.segments + 4 * i;
+    scene.add(hitgrid::Segment{{r[0], r[1]}, {r[2], r[3]}});
+  }
+  for (size_t i = 0; i < shapes.circle_count; ++i) {
+    const float* r = shapes.circles + 3 * i;
+    scene.add(hitgrid::Circle{{r[0], r[1]}, r[2]});
+  }
+  for (size_t i = 0; i < shapes.box_count; ++i) {
+    const float* r = shapes.boxes + 4 * i;
+    scene.add(hitgrid::Box{{r[0], r[1]}, {r[2], r[3]}});
+  }
+  return scene;
+}
+
 }  // namespace
 
 extern "C" {
@@ -140,19 +158,7 @@ size_t reference_cast_ray(reference_world* world, const hitgrid_ray* ray, uint64
 }
 
 size_t reference_find_pairs(const hitgrid_shape_arrays* shapes, uint64_t* out, size_t capacity) {
-  hitgrid::Scene scene;
-  for (size_t i = 0; i < shapes->segment_count; ++i) {
-    const float* r = shapes->segments + 4 * i;
-    scene.add(hitgrid::Segment{{r[0], r[1]}, {r[2], r[3]}});
-  }
-  for (size_t i = 0; i < shapes->circle_count; ++i) {
-    const float* r = shapes->circles + 3 * i;
-    scene.add(hitgrid::Circle{{r[0], r[1]}, r[2]});
-  }
-  for (size_t i = 0; i < shapes->box_count; ++i) {
-    const float* r = shapes->boxes + 4 * i;
-    scene.add(hitgrid::Box{{r[0], r[1]}, {r[2], r[3]}});
-  }
+  const hitgrid::Scene scene = scene_of(*shapes);
   std::vector<uint64_t> keys;
   for (hitgrid::Pair p : hitgrid::find_pairs(scene)) keys.push_back(p.key());
   return copy_out(keys, out, capacity);
@@ -165,19 +171,7 @@ reference_rope* reference_rope_new(float start_x, float start_y, const float* pe
 }
 
 reference_rope* reference_rope_from_shapes(float start_x, float start_y, const hitgrid_shape_arrays* shapes) {
-  hitgrid::Scene scene;
-  for (size_t i = 0; i < shapes->segment_count; ++i) {
-    const float* r = shapes->segments + 4 * i;
-    scene.add(hitgrid::Segment{{r[0], r[1]}, {r[2], r[3]}});
-  }
-  for (size_t i = 0; i < shapes->circle_count; ++i) {
-    const float* r = shapes->circles + 3 * i;
-    scene.add(hitgrid::Circle{{r[0], r[1]}, r[2]});
-  }
-  for (size_t i = 0; i < shapes->box_count; ++i) {
-    const float* r = shapes->boxes + 4 * i;
-    scene.add(hitgrid::Box{{r[0], r[1]}, {r[2], r[3]}});
-  }
+  const hitgrid::Scene scene = scene_of(*shapes);
   try {
     return new reference_rope(hitgrid::Rope({start_x, start_y}, scene));
   } catch (const hitgrid::Error&) {
