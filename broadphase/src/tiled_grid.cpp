@@ -130,20 +130,34 @@ struct TiledGrid::Impl {
     }
   }
 
-  /// The cells (side 2^log2_cell, or coarser if the footprints would cover more than
-  /// cell_budget cells) and the tiles. Each coarsening step doubles the side
-  /// log4(bound / budget) times, at least once: a shape's cells shrink at most fourfold per
-  /// doubling, so no step overshoots the first side that fits.
+  /// The cells: side 2^log2_cell, or the finest side twice, four times... as large on
+  /// which the footprints cover at most cell_budget cells (covered_cells_bound); then the
+  /// tiles. The bound never grows as the side doubles (a cell of side 2h is four of side h,
+  /// and a closed shape touches it exactly when it touches one of them), so the finest
+  /// fitting side is found by doubling the step until a side fits, then bisecting: a few
+  /// passes over the shapes however far off the request is.
   void plan_cells(const UninitializedVector<ShapeRecord>& shapes, int log2_cell) {
-    const SceneExtent ext = scene_extent(shapes);
     const std::uint64_t budget = cell_budget(shapes.size());
-    for (;;) {
-      cells_ = GridCells(log2_cell);
-      const std::uint64_t bound = covered_cells_bound(shapes);
-      if (bound <= budget) break;
-      log2_cell += std::max(1, static_cast<int>(std::bit_width(bound / budget)) / 2);
+    auto fits = [&](int log2) {
+      cells_ = GridCells(log2);
+      return covered_cells_bound(shapes) <= budget;
+    };
+    if (!fits(log2_cell)) {
+      // fine does not fit, coarse does (a side past every coordinate leaves each shape at
+      // most 2 x 2 cells, within the budget).
+      int fine = log2_cell, coarse = log2_cell + 1;
+      for (int step = 1; !fits(coarse); step *= 2) {
+        fine = coarse;
+        coarse = fine + 2 * step;
+      }
+      while (coarse - fine > 1) {
+        const int mid = fine + (coarse - fine) / 2;
+        (fits(mid) ? coarse : fine) = mid;
+      }
+      log2_cell = coarse;
     }
-    choose_tiles(ext);
+    cells_ = GridCells(log2_cell);
+    choose_tiles(scene_extent(shapes));
   }
 
   /// At least the cells the footprints cover: boxes and circles, their bounding box's
