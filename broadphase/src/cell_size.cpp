@@ -95,6 +95,36 @@ int requested_log2(float requested, double min_cell) {
   return std::max(std::ilogb(requested), log2_at_or_above(min_cell));
 }
 
+/// Whether the home grid on cells of side 2^log2_cell could hold more large spans
+/// (large_spans.hpp: a large shape's columns in each row of small shapes it crosses) than
+/// max(2^20, 16 n): at most min(rows crossed, small shapes) for each large shape, summed.
+/// One pass over the shapes, for a requested cell only (an automatic one is chosen so
+/// that large shapes are few and short).
+bool large_spans_exceed(const Scene& scene, const KindRanges& kinds, int log2_cell) {
+  struct Counts {
+    std::uint64_t small = 0, large = 0, rows = 0;
+  };
+  const GridCells cells(log2_cell);
+  const Counts c = detail::parallel_reduce(
+      scene.size(), std::size_t{1} << 14, Counts{},
+      [&](const auto& r, Counts t) {
+        for (std::size_t i = r.begin(); i != r.end(); ++i) {
+          const Aabb box = record_of(scene, kinds, static_cast<std::uint32_t>(i)).box;
+          if (is_small(cells, box)) {
+            ++t.small;
+          } else {
+            ++t.large;
+            t.rows += static_cast<std::uint64_t>(cells.span(box.min.y, box.max.y).size());
+          }
+        }
+        return t;
+      },
+      [](Counts a, const Counts& b) { return Counts{a.small + b.small, a.large + b.large, a.rows + b.rows}; });
+  const std::uint64_t budget = std::max<std::uint64_t>(std::uint64_t{1} << 20, 16 * std::uint64_t{scene.size()});
+  // large * small < 2^64: both below 2^32 (ShapeId::max_count).
+  return std::min(c.rows, c.large * c.small) > budget;
+}
+
 }  // namespace
 
 double minimum_cell(const SceneExtent& ext) {
@@ -105,8 +135,11 @@ double minimum_cell(const SceneExtent& ext) {
 
 HomeCells choose_home_cells(const Scene& scene, const SceneExtent& ext, float requested) {
   const double min_cell = minimum_cell(ext);
-  if (requested > 0.0f) return {requested_log2(requested, min_cell), false};
   const KindRanges kinds = KindRanges::of(scene);
+  if (requested > 0.0f) {
+    const int log2_cell = requested_log2(requested, min_cell);
+    return {log2_cell, large_spans_exceed(scene, kinds, log2_cell)};
+  }
   const CachedVector<Aabb> sample = sampled_boxes(
       scene.size(), [&](std::size_t i) { return record_of(scene, kinds, static_cast<std::uint32_t>(i)).box; });
   const double q95 = ranked_extent(sample, [](std::size_t count) { return (count - 1) * home_cell_percentile / 100; });

@@ -51,7 +51,11 @@ struct HomeCells {
   int log2_cell;  // log2 of the cell side
   /// The large shapes (spanning more than two cells either way) would cross more than
   /// many_large_rows_per_shape rows per shape, estimated from the same sample: the scene
-  /// goes to the tiled grid alone. Never for a requested cell size, which is obeyed.
+  /// goes to the tiled grid alone. For a requested cell size, which is obeyed otherwise:
+  /// only when the large shapes could have more spans over the rows of small shapes than
+  /// max(2^20, 16 n), counted in a pass over the shapes (bounded memory whatever cell is
+  /// asked for: points in a million rows and a thousand world-long segments would
+  /// otherwise take a billion spans).
   bool many_large;
 };
 

@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "cell_size.hpp"
+#include "hitgrid/broadphase/brute_force.hpp"
+#include "hitgrid/broadphase/find_pairs.hpp"
 #include "hitgrid/core/generators.hpp"
 #include "hitgrid/core/splitmix64.hpp"
 #include "packed_shapes.hpp"
@@ -136,7 +138,7 @@ TEST_CASE("the automatic home cell: the 95th percentile of the extents, rounded 
   }
 }
 
-TEST_CASE("the tiled grid alone when the large shapes would cross many rows, never for a requested cell", "[grid]") {
+TEST_CASE("the tiled grid alone when the large shapes would cross many rows; for a requested cell, only past the budget", "[grid]") {
   GeneratorParams p;
   p.n = 20'000;
   for (Family f : {Family::uniform, Family::long_tail}) {
@@ -152,10 +154,28 @@ TEST_CASE("the tiled grid alone when the large shapes would cross many rows, nev
   const HomeCells home = choose_home_cells(crossed, ext, 0.0f);
   CHECK(home.many_large);
   CHECK(home.log2_cell == 1);
-  for (float requested : {0.125f, 1.0f, 4.0f}) {
+  // A requested cell is obeyed: even on cells of 2^-12 the 120 long segments could have
+  // at most 120 x 2,880 spans over the rows of the 2,880 small shapes, within 2^20.
+  for (float requested : {0x1p-12f, 0.125f, 1.0f, 4.0f}) {
     INFO("requested " << requested);
     CHECK(!choose_home_cells(crossed, ext, requested).many_large);
   }
+  // Past the budget: 2,000 points in 2,000 rows and 1,000 segments across all of them
+  // could take 2 million spans, more than max(2^20, 16 x 3,000); the tiled grid alone runs,
+  // and finds the same pairs.
+  Scene spans;
+  for (int i = 0; i < 2000; ++i) spans.add(Circle{{static_cast<float>(i % 7), static_cast<float>(i)}, 0.0f});
+  for (int i = 0; i < 1000; ++i)
+    spans.add(Segment{{static_cast<float>(i) * 0.01f, -1.0f}, {static_cast<float>(i) * 0.01f + 3.0f, 2001.0f}});
+  const SceneExtent spans_ext = scene_extent(spans);
+  CHECK(choose_home_cells(spans, spans_ext, 0.5f).many_large);
+  CHECK(!choose_home_cells(spans, spans_ext, 64.0f).many_large);
+  FindPairsOptions o;
+  o.cell_size = 0.5f;
+  FindPairsReport report;
+  CHECK(find_pairs(spans, o, &report) == brute_force_pairs(spans));
+  CHECK(report.small_shapes == 0);
+  CHECK(report.large_shapes == spans.size());
 }
 
 TEST_CASE("the automatic tiled cell: 2.5 median extents, within 1 to 4 mean spacings, nearest power of two", "[grid]") {
