@@ -39,7 +39,8 @@
 // its passes), so that once the first frames have grown them a frame allocates nothing:
 // moving shapes, step(), queries, casts and swept circles included. Something larger than
 // before (more pairs, a crowded cell, more hits) grows what is kept, once; with several
-// threads a thread may meet a larger piece of work than it has had late, and grow then.
+// threads a thread may meet a larger piece of work than it has had late, and grow its
+// lists then (a burst in one frame).
 // release_memory() gives the scratch back. tests/world/frame_allocations.cpp counts.
 //
 // Errors: a stale or unknown handle throws InvalidHandleError naming it; invalid geometry
