@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -95,6 +96,10 @@ int requested_log2(float requested, double min_cell) {
   return std::max(std::ilogb(requested), log2_at_or_above(min_cell));
 }
 
+std::uint64_t saturated_sum(std::uint64_t a, std::uint64_t b) {
+  return a > std::numeric_limits<std::uint64_t>::max() - b ? std::numeric_limits<std::uint64_t>::max() : a + b;
+}
+
 /// Whether the home grid on cells of side 2^log2_cell could hold more large spans
 /// (large_spans.hpp: a large shape's columns in each row of small shapes it crosses) than
 /// max(2^20, 16 n): at most min(rows crossed, small shapes) for each large shape, summed.
@@ -114,15 +119,19 @@ bool large_spans_exceed(const Scene& scene, const KindRanges& kinds, int log2_ce
             ++t.small;
           } else {
             ++t.large;
-            t.rows += static_cast<std::uint64_t>(cells.span(box.min.y, box.max.y).size());
+            t.rows = saturated_sum(t.rows, static_cast<std::uint64_t>(cells.span(box.min.y, box.max.y).size()));
           }
         }
         return t;
       },
-      [](Counts a, const Counts& b) { return Counts{a.small + b.small, a.large + b.large, a.rows + b.rows}; });
+      [](Counts a, const Counts& b) {
+        return Counts{a.small + b.small, a.large + b.large, saturated_sum(a.rows, b.rows)};
+      });
   const std::uint64_t budget = std::max<std::uint64_t>(std::uint64_t{1} << 20, 16 * std::uint64_t{scene.size()});
-  // large * small < 2^64: both below 2^32 (ShapeId::max_count).
-  return std::min(c.rows, c.large * c.small) > budget;
+  // Saturated, like the rows: past 2^32 shapes the product could wrap.
+  const std::uint64_t most = std::numeric_limits<std::uint64_t>::max();
+  const std::uint64_t pairs = c.large != 0 && c.small > most / c.large ? most : c.large * c.small;
+  return std::min(c.rows, pairs) > budget;
 }
 
 }  // namespace
