@@ -425,9 +425,12 @@ hitgrid_status hitgrid_rope_move_end(hitgrid_rope* rope, float x, float y);
 hitgrid_status hitgrid_rope_move_end_path(hitgrid_rope* rope, const float* points, size_t count);
 /* Moves the start along the straight segment to (x, y): the same rules from the other end. */
 hitgrid_status hitgrid_rope_move_start(hitgrid_rope* rope, float x, float y);
-/* Moves peg `peg`, which the rope does not wrap, along the straight segment to (x, y).
- * HITGRID_ERROR, the rope unchanged, if it names no peg, is a node of the rope, or its
- * path touches the rope (not implemented: docs/rope.md, "Not yet"). */
+/* Moves peg `peg` along the straight segment to (x, y), taking the rope with it: a peg the
+ * rope wraps moves with the rope split at it, a free peg whose path crosses the rope
+ * catches it there (docs/rope.md, "Moving pegs"). HITGRID_ERROR, the rope unchanged, if
+ * it names no peg, or the move is one the rope refuses: the path passes over another peg
+ * or the rope's start or end, a free peg's path meets the rope at two places, a wrapped
+ * peg's meets another segment than its own two, or the rope wraps the peg twice. */
 hitgrid_status hitgrid_rope_move_peg(hitgrid_rope* rope, uint32_t peg, float x, float y);
 
 /* The start, then the wrapped pegs in order from it (*count >= 1). Borrowed: valid and

@@ -189,8 +189,9 @@ used from one thread at a time.)")
             const Vec2 p = point_of(x, y, "peg");
             rope_call([&] { r.rope.move_peg(peg, p); });
           },
-          "Moves a peg the rope does not wrap to (x, y). RopeError if it names no peg, is wrapped, or its path "
-          "touches the rope (not implemented).",
+          "Moves a peg along the straight segment to (x, y), taking the rope with it (a wrapped peg moves with "
+          "the rope split at it; a free peg crossing the rope catches it). RopeError, the rope unchanged, if it "
+          "names no peg or the rope refuses the move (docs/rope.md, \"Moving pegs\").",
           "peg"_a, "x"_a, "y"_a)
       .def_property_readonly(
           "nodes",

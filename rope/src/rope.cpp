@@ -12,6 +12,7 @@
 #include "hitgrid/rope/rope.hpp"
 
 #include <algorithm>
+#include <span>
 #include <cmath>
 #include <sstream>
 #include <string>
@@ -19,6 +20,7 @@
 #include "hitgrid/broadphase/grid_index.hpp"
 #include "hitgrid/core/error.hpp"
 #include "hitgrid/core/intersects.hpp"
+#include "hitgrid/core/line_crossing.hpp"
 #include "hitgrid/core/predicates.hpp"
 
 namespace hitgrid {
@@ -64,6 +66,39 @@ struct HalfPlane {
     return strict ? o > 0 : o >= 0;
   }
 };
+
+// The direction nodes[i] - nodes[i - 1], seen from nodes[i] (i >= 1). first_dir: the
+// direction of the first segment seen from nodes[1], which matters when nodes[0] (the
+// fixed end) sits on it: then it is the direction that end came from.
+Direction incoming_of(std::span<const RopeNode> nodes, Direction first_dir, std::size_t i) {
+  if (!(nodes[i - 1].position == nodes[i].position)) return {nodes[i - 1].position, -1};
+  return {first_dir.p, -first_dir.sign};
+}
+
+// The heading of the new last segment when the last node is released: the released
+// node's incoming direction, seen from the node before.
+Direction heading_after_release(std::span<const RopeNode> nodes, Direction first_dir) {
+  const std::size_t last = nodes.size() - 1;
+  if (!(nodes[last - 1].position == nodes[last].position)) return {nodes[last].position, 1};
+  return {first_dir.p, -first_dir.sign};
+}
+
+// A part of the rope reversed: node 0 is `end` (no peg), then the nodes in reverse order,
+// each side flipped (the rope is symmetric: seen from the other end every turn is the
+// other way).
+std::vector<RopeNode> reversed(std::span<const RopeNode> nodes, Vec2 end) {
+  std::vector<RopeNode> r;
+  r.reserve(nodes.size() + 1);
+  r.push_back({end, RopeNode::no_peg, 0, 0});
+  for (std::size_t i = nodes.size(); i-- > 0;) r.push_back({nodes[i].position, nodes[i].peg, -nodes[i].side, nodes[i].half_turns});
+  return r;
+}
+
+// y lies on the closed segment s.
+bool on_segment(const Segment& s, Vec2 y) {
+  return orient2d(s.a, s.b, y) == 0 && std::min(s.a.x, s.b.x) <= y.x && y.x <= std::max(s.a.x, s.b.x) &&
+         std::min(s.a.y, s.b.y) <= y.y && y.y <= std::max(s.a.y, s.b.y);
+}
 
 Box bounds_of(Vec2 a, Vec2 b, Vec2 c) {
   return {{std::min({a.x, b.x, c.x}), std::min({a.y, b.y, c.y})}, {std::max({a.x, b.x, c.x}), std::max({a.y, b.y, c.y})}};
@@ -172,21 +207,6 @@ void Rope::candidates(Vec2 a, Vec2 b, Vec2 c, std::vector<std::uint32_t>& out) c
   }
 }
 
-// The direction nodes_[i] - nodes_[i - 1], seen from nodes_[i] (i >= 1).
-Direction Rope::incoming(std::size_t i) const {
-  if (!(nodes_[i - 1].position == nodes_[i].position)) return {nodes_[i - 1].position, -1};
-  // Only the start can sit on the first peg node (move_start onto it): the direction it
-  // came from.
-  return {start_dir_.p, -start_dir_.sign};
-}
-
-// The heading of the rope's new last segment when its last node is released: the
-// released node's incoming direction, seen from the node before.
-Direction Rope::direction_after_release() const {
-  const std::size_t last = nodes_.size() - 1;
-  if (!(nodes_[last - 1].position == nodes_[last].position)) return {nodes_[last].position, 1};
-  return {start_dir_.p, -start_dir_.sign};
-}
 
 void Rope::move_end(Vec2 to) {
   require_finite(to, "rope end");
@@ -200,54 +220,153 @@ void Rope::move_start(Vec2 to) {
   reverse();
 }
 
-bool Rope::is_node(std::uint32_t peg, std::size_t& node) const {
-  for (std::size_t i = 1; i < nodes_.size(); ++i)
-    if (nodes_[i].peg == peg) {
-      node = i;
-      return true;
-    }
-  return false;
-}
-
-void Rope::move_peg(std::uint32_t peg, Vec2 to) {
-  if (peg >= pegs_.size()) throw Error("peg " + std::to_string(peg) + ": no such peg (" + std::to_string(pegs_.size()) + " pegs)");
-  require_finite(to, "peg " + std::to_string(peg));
-  std::size_t node = 0;
-  if (is_node(peg, node))
-    throw Error("peg " + std::to_string(peg) + " is wrapped by the rope (node " + std::to_string(node) +
-                "): moving a wrapped peg is not implemented (docs/rope.md)");
-  const Segment path{pegs_[peg], to};
-  const std::vector<Vec2> p = points();
-  for (std::size_t i = 1; i < p.size(); ++i)
-    if (intersects(path, Segment{p[i - 1], p[i]}))
-      throw Error("peg " + std::to_string(peg) + ": its path from " + point_text(pegs_[peg]) + " to " + point_text(to) +
-                  " touches the rope's segment " + std::to_string(i - 1) + " (moving a peg through the rope is not implemented)");
-  pegs_[peg] = to;
-  Index& ix = *index_;
-  if (!ix.moved[peg]) {
-    ix.moved[peg] = 1;
-    ix.moved_list.push_back(peg);
-  }
-  // Scanning the moved pegs costs every sweep; past this many, a rebuild is cheaper.
-  if (ix.moved_list.size() > 64 + pegs_.size() / 64) ix.build(pegs_);
-}
-
 void Rope::reverse() {
   const bool start_on_first = nodes_.size() >= 2 && nodes_[1].position == nodes_[0].position;
   const bool end_on_last = nodes_.size() >= 2 && end_ == nodes_.back().position;
-  std::vector<RopeNode> r;
-  r.reserve(nodes_.size());
-  r.push_back({end_, RopeNode::no_peg, 0, 0});
-  for (std::size_t i = nodes_.size() - 1; i >= 1; --i)
-    r.push_back({nodes_[i].position, nodes_[i].peg, -nodes_[i].side, nodes_[i].half_turns});
   const Vec2 old_start = nodes_[0].position;
   const Direction new_end_dir = start_on_first ? start_dir_ : Direction{old_start, 1};
   const Direction new_start_dir = end_on_last ? end_dir_ : Direction{end_, 1};
-  nodes_ = std::move(r);
+  nodes_ = reversed(std::span(nodes_).subspan(1), end_);
   end_ = old_start;
   end_dir_ = new_end_dir;
   start_dir_ = new_start_dir;
 }
+
+// A strand: the rope seen from a moving tip. nodes[0] is the strand's fixed end (no peg),
+// nodes.back() its pivot, and the segment pivot -> tip sweeps as the tip moves along the
+// path p -> to. The end's moves use one strand (the whole rope); a peg's move uses two,
+// one on each side of the peg, whose events Rope::move_wrapped interleaves.
+//
+// next() is the strand's first event not yet applied, as the line through two input
+// points that the tip crosses when it happens: a wind (the pivot's winding crosses a
+// multiple of pi; a release when that would take it below zero) or a catch. Events come
+// in the order the tip meets them; a wind comes before a catch at the same time (the
+// boundary counts as crossed when winding up; when winding down it is crossed strictly
+// before the catch's angle, docs/rope.md).
+class Rope::Strand {
+ public:
+  enum class Kind { none, wind_up, wind_down, release, catch_peg };
+  struct Event {
+    Kind kind = Kind::none;
+    Vec2 a, b;  // the line the tip crosses
+    std::uint32_t peg = 0;
+  };
+
+  // `moving`: a peg never caught (the moving peg itself), or RopeNode::no_peg.
+  Strand(const Rope& rope, std::vector<RopeNode>& nodes, Direction first_dir, Direction heading, Vec2 p, Vec2 to,
+         std::uint32_t moving)
+      : rope_(rope), nodes_(nodes), first_dir_(first_dir), heading_(heading), p_(p), to_(to), moving_(moving) {
+    sigma_ = cross_dir(nodes_.back().position, heading_, to_);
+    start_region();
+  }
+
+  Direction heading() const { return heading_; }
+
+  const Event& next() {
+    if (!cached_) {
+      next_ = find_next();
+      cached_ = true;
+    }
+    return next_;
+  }
+
+  void apply(const Event& e) {
+    cached_ = false;
+    const std::size_t last = nodes_.size() - 1;
+    const Vec2 c = nodes_[last].position;
+    switch (e.kind) {
+      case Kind::none: return;
+      case Kind::wind_up: ++nodes_[last].half_turns; return;
+      case Kind::wind_down: --nodes_[last].half_turns; return;
+      case Kind::release: {
+        // Unwound past where it was caught: let go, and go on sweeping around the node
+        // before, from the released node's line onwards.
+        heading_ = heading_after_release(nodes_, first_dir_);
+        nodes_.pop_back();
+        sigma_ = cross_dir(nodes_.back().position, heading_, to_);
+        start_region();
+        return;
+      }
+      case Kind::catch_peg: {
+        const Vec2 y = rope_.pegs_[e.peg];
+        nodes_.push_back({y, e.peg, sigma_, 0});
+        heading_ = {c, -1};  // y - c, seen from y
+        region_.push_back({c, y, sigma_, false});
+        region_.push_back({to_, y, sigma_, false});
+        std::erase_if(cand_, [&](std::uint32_t i) {
+          const Vec2 q = rope_.pegs_[i];
+          return q == y || !region_[region_.size() - 2].contains(q) || !region_.back().contains(q);
+        });
+        return;
+      }
+    }
+  }
+
+ private:
+  // A fresh region around the pivot: open on the heading's side (where the rope is now),
+  // closed towards the tip's path and the final position. Its lines pass through input
+  // points only, so the region is exact although the tip's position at an event is not.
+  void start_region() {
+    region_.clear();
+    cand_.clear();
+    if (sigma_ == 0) return;  // the tip moves along the pivot's line: nothing turns
+    const Vec2 c = nodes_.back().position;
+    region_.push_back({c, heading_.p, sigma_ * heading_.sign, true});
+    region_.push_back({p_, to_, orient2d(p_, to_, c), false});
+    region_.push_back({to_, c, sigma_, false});
+    rope_.candidates(c, p_, to_, cand_);
+    std::erase_if(cand_, [&](std::uint32_t i) {
+      const Vec2 y = rope_.pegs_[i];
+      if (i == moving_ || y == c) return true;
+      for (const HalfPlane& h : region_)
+        if (!h.contains(y)) return true;
+      return false;
+    });
+  }
+
+  Event find_next() const {
+    if (sigma_ == 0) return {};
+    const std::size_t last = nodes_.size() - 1;
+    const Vec2 c = nodes_[last].position;
+    // The first peg the sweep meets: smallest angle from the heading, then nearest, then
+    // lowest index (pegs at one point act as one).
+    const auto before = [&](std::uint32_t i, std::uint32_t j) {
+      const Vec2 a = rope_.pegs_[i], b = rope_.pegs_[j];
+      const int o = sigma_ * orient2d(c, a, b);
+      if (o != 0) return o > 0;
+      if (a == b) return i < j;
+      return dot_sign(a, b, c) < 0;  // a lies between c and b
+    };
+    const auto best = std::min_element(cand_.begin(), cand_.end(), before);
+    const bool caught = best != cand_.end();
+    if (last > 0) {
+      // The pivot's winding up to the catch (or the end of the path): a sweep turns by
+      // less than half a turn, so it crosses at most one multiple of pi, and does so iff
+      // the half the target direction lies in differs from the half-turn count's parity.
+      const RopeNode& n = nodes_[last];
+      const Direction in = incoming_of(nodes_, first_dir_, last);
+      const Direction target = caught ? Direction{rope_.pegs_[*best], 1} : Direction{to_, 1};
+      if (half_of(c, n.side, in, target) != static_cast<int>(n.half_turns % 2)) {
+        const Kind k = n.side * sigma_ > 0 ? Kind::wind_up : n.half_turns > 0 ? Kind::wind_down : Kind::release;
+        return {k, c, in.p, 0};
+      }
+    }
+    if (!caught) return {};
+    return {Kind::catch_peg, c, rope_.pegs_[*best], *best};
+  }
+
+  const Rope& rope_;
+  std::vector<RopeNode>& nodes_;
+  Direction first_dir_;
+  Direction heading_;  // the pivot -> tip direction, seen from the pivot
+  Vec2 p_, to_;        // the tip's path
+  std::uint32_t moving_;
+  int sigma_ = 0;  // the sense the pivot -> tip segment turns in: +1 counterclockwise
+  std::vector<HalfPlane> region_;
+  std::vector<std::uint32_t> cand_;
+  bool cached_ = false;
+  Event next_;
+};
 
 // One move of the end to `to`, from wherever it is; loops when the move has to be taken
 // in parts (through the pivot, or after the pivot let go as the end left it).
@@ -259,9 +378,8 @@ void Rope::advance_end(Vec2 to) {
       if (leave_pivot(to)) continue;
       return;
     }
-    const int sigma = cross_dir(c, end_dir_, to);
-    if (sigma != 0) {
-      sweep(to, sigma);
+    if (cross_dir(c, end_dir_, to) != 0) {
+      sweep(to);
       return;
     }
     if (dot_dir(c, end_dir_, to) > 0) {
@@ -287,7 +405,7 @@ void Rope::arrive_at_pivot() {
   end_ = c;
   if (last == 0) return;
   RopeNode& n = nodes_[last];
-  const Direction u = incoming(last);
+  const Direction u = incoming_of(nodes_, start_dir_, last);
   if (n.half_turns % 2 == 1) {
     // Half a turn past an even multiple: the incoming direction is nearer above, unless
     // the rope lies exactly doubled back (as far either way: unwinding wins).
@@ -316,13 +434,13 @@ bool Rope::leave_pivot(Vec2 to) {
   // Straight back along the heading (the end went straight through the node): half a turn,
   // taken as unwinding, as the turn's sign reads it (docs/rope.md, "Degenerate moves").
   if (rho == 0 && dot_dir(c, end_dir_, to) < 0) rho = -n.side;
-  if (rho != 0 && half_of(c, n.side, incoming(last), Direction{to, 1}) != static_cast<int>(n.half_turns % 2)) {
+  if (rho != 0 && half_of(c, n.side, incoming_of(nodes_, start_dir_, last), Direction{to, 1}) != static_cast<int>(n.half_turns % 2)) {
     if (n.side * rho > 0) {
       ++n.half_turns;
     } else if (n.half_turns > 0) {
       --n.half_turns;
     } else {
-      const Direction heading = direction_after_release();
+      const Direction heading = heading_after_release(nodes_, start_dir_);
       nodes_.pop_back();
       end_ = c;
       end_dir_ = heading;
@@ -334,97 +452,176 @@ bool Rope::leave_pivot(Vec2 to) {
   return false;
 }
 
-// The end moves from end_ (not on the pivot) to `to`, turning the last segment in the
-// sense sigma (+1 counterclockwise). Events in order along the move.
-void Rope::sweep(Vec2 to, int sigma) {
+// The end moves from end_ (not on the pivot, not along the pivot's line) to `to`.
+void Rope::sweep(Vec2 to) {
   const Vec2 p = end_;
-  std::vector<HalfPlane> region;
-  std::vector<std::uint32_t> cand;
-  Direction heading = end_dir_;  // the last segment's direction now, seen from the pivot
-
-  // A fresh region around the pivot: open on the heading's side (the rope's position now),
-  // closed towards the end's path and the final position.
-  const auto start_region = [&] {
-    const Vec2 c = nodes_.back().position;
-    region.clear();
-    region.push_back({c, heading.p, sigma * heading.sign, true});
-    region.push_back({p, to, orient2d(p, to, c), false});
-    region.push_back({to, c, sigma, false});
-    candidates(c, p, to, cand);
-    std::erase_if(cand, [&](std::uint32_t i) {
-      const Vec2 y = pegs_[i];
-      if (y == c) return true;
-      for (const HalfPlane& h : region)
-        if (!h.contains(y)) return true;
-      return false;
-    });
-  };
-  start_region();
-
+  Strand strand(*this, nodes_, start_dir_, end_dir_, p, to, RopeNode::no_peg);
   for (;;) {
-    const std::size_t last = nodes_.size() - 1;
-    const Vec2 c = nodes_[last].position;
-
-    // The first peg the sweep meets: smallest angle from the heading, then nearest, then
-    // lowest index (pegs at one point act as one).
-    const auto before = [&](std::uint32_t i, std::uint32_t j) {
-      const Vec2 a = pegs_[i], b = pegs_[j];
-      const int o = sigma * orient2d(c, a, b);
-      if (o != 0) return o > 0;
-      if (a == b) return i < j;
-      return dot_sign(a, b, c) < 0;  // a lies between c and b
-    };
-    const auto best_it = std::min_element(cand.begin(), cand.end(), before);
-    const bool caught = best_it != cand.end();
-    const std::uint32_t best = caught ? *best_it : 0;
-
-    if (last > 0) {
-      // The pivot's winding up to the catch (or the end of the move): crossing a multiple
-      // of pi changes the half the heading lies in.
-      RopeNode& n = nodes_[last];
-      const Direction target = caught ? Direction{pegs_[best], 1} : Direction{to, 1};
-      if (half_of(c, n.side, incoming(last), target) != static_cast<int>(n.half_turns % 2)) {
-        if (n.side * sigma > 0) {
-          ++n.half_turns;  // wound past (k + 1) pi, at or before the target
-        } else if (n.half_turns > 0) {
-          --n.half_turns;  // unwound below k pi, strictly before the target
-        } else {
-          // Unwound past where it was caught, strictly before any catch: let go, and go on
-          // sweeping from the node before, from the released node's line onwards.
-          heading = direction_after_release();
-          nodes_.pop_back();
-          const Vec2 b = nodes_.back().position;
-          sigma = cross_dir(b, heading, to);
-          start_region();
-          continue;
-        }
-      }
-    }
-
-    if (!caught) {
-      end_ = to;
-      end_dir_ = {to, 1};
-      return;
-    }
-
-    const Vec2 y = pegs_[best];
-    nodes_.push_back({y, best, sigma, 0});
-    heading = {c, -1};  // y - c, seen from y
-    region.push_back({c, y, sigma, false});
-    region.push_back({to, y, sigma, false});
-    std::erase_if(cand, [&](std::uint32_t i) {
-      const Vec2 q = pegs_[i];
-      return q == y || !region[region.size() - 2].contains(q) || !region.back().contains(q);
-    });
-    if (orient2d(p, to, y) == 0) {
+    const Strand::Event e = strand.next();
+    if (e.kind == Strand::Kind::none) break;
+    strand.apply(e);
+    if (e.kind == Strand::Kind::catch_peg && orient2d(p, to, pegs_[e.peg]) == 0) {
       // The end itself passed over the peg: the rest of the move pulls straight away
       // from it.
-      end_ = y;
-      end_dir_ = heading;
+      end_ = pegs_[e.peg];
+      end_dir_ = strand.heading();
       advance_end(to);
       return;
     }
   }
+  end_ = to;
+  end_dir_ = {to, 1};
+}
+
+// A peg moves along the straight segment to `to` (docs/rope.md, "Moving pegs"). What may
+// not happen is refused first, with the rope unchanged; then the move is taken as one of:
+// a peg clear of the rope just moves; a free peg whose path crosses one rope segment
+// catches the rope there and pushes it on; a wrapped peg moves with the rope around it.
+void Rope::move_peg(std::uint32_t peg, Vec2 to) {
+  const std::string who = "peg " + std::to_string(peg);
+  if (peg >= pegs_.size()) throw Error(who + ": no such peg (" + std::to_string(pegs_.size()) + " pegs)");
+  require_finite(to, who);
+  const Vec2 from = pegs_[peg];
+  if (from == to) return;
+  const Segment path{from, to};
+  const std::string along = who + ": its path from " + point_text(from) + " to " + point_text(to);
+
+  std::size_t node = 0, wraps = 0;
+  for (std::size_t i = 1; i < nodes_.size(); ++i)
+    if (nodes_[i].peg == peg) {
+      node = i;
+      ++wraps;
+    }
+  if (wraps > 1)
+    throw Error(who + " is wrapped " + std::to_string(wraps) +
+                " times by the rope: moving a peg the rope wraps more than once is not supported (docs/rope.md)");
+
+  // Nothing but the rope's segments may lie on the path: not the rope's start or end, not
+  // another peg (not even one at the peg's own place).
+  if (on_segment(path, start())) throw Error(along + " passes over the rope's start");
+  if (on_segment(path, end_)) throw Error(along + " passes over the rope's end");
+  std::vector<std::uint32_t> near;
+  candidates(from, to, to, near);
+  for (std::uint32_t i : near)
+    if (i != peg && on_segment(path, pegs_[i])) throw Error(along + " passes over peg " + std::to_string(i) + " at " + point_text(pegs_[i]));
+
+  // The rope's segments the path meets, but for the two at the peg when it is wrapped.
+  const std::vector<Vec2> p = points();
+  std::vector<std::size_t> met;  // segment s runs from p[s - 1] to p[s]
+  for (std::size_t s = 1; s < p.size(); ++s)
+    if (!(wraps == 1 && (s == node || s == node + 1)) && intersects(path, Segment{p[s - 1], p[s]})) met.push_back(s);
+  const auto segment_text = [](std::size_t s) { return "the rope's segment " + std::to_string(s - 1); };
+  if (wraps == 1 && !met.empty())
+    throw Error(along + " meets " + segment_text(met[0]) +
+                ": a wrapped peg may push only the two segments at it (docs/rope.md)");
+  if (met.size() > 1)
+    throw Error(along + " meets " + segment_text(met[0]) + " and " + segment_text(met[1]) +
+                ": a peg may catch the rope at one place per move (docs/rope.md)");
+
+  if (wraps == 1) {
+    move_wrapped(node, to, nullptr);
+  } else if (met.size() == 1) {
+    // The path crosses the segment (u, v) inside it (its ends are the start, the end or
+    // pegs, none on the path): the peg catches the rope there and bends it around itself,
+    // turning to the side the peg came from.
+    // A peg lying on the rope (left there by a move of the end along its line) catches
+    // it on leaving the line, to the side it leaves to; sliding along the line it does not.
+    const std::size_t s = met[0];
+    const Vec2 u = p[s - 1], v = p[s];
+    const int from_side = orient2d(u, v, from);
+    const int side = from_side != 0 ? from_side : -orient2d(u, v, to);
+    if (side != 0) {
+      nodes_.insert(nodes_.begin() + static_cast<std::ptrdiff_t>(s), {from, peg, side, 0});
+      const Vec2 crossed[2] = {u, v};
+      move_wrapped(s, to, crossed);
+    }
+  }
+
+  pegs_[peg] = to;
+  Index& ix = *index_;
+  if (!ix.moved[peg]) {
+    ix.moved[peg] = 1;
+    ix.moved_list.push_back(peg);
+  }
+  // Scanning the moved pegs costs every sweep; past this many, a rebuild is cheaper.
+  if (ix.moved_list.size() > 64 + pegs_.size() / 64) ix.build(pegs_);
+}
+
+// Node i (a peg wrapped once) moves to `to` along a path that passes over nothing. The
+// rope is split at it: the left strand (start .. node i - 1) and the right strand (end ..
+// node i + 1, reversed) each follow the peg as their tip, and the peg's own winding turns
+// as both of its segments do. Their events are taken in the order the peg meets them
+// (compare_crossings: each is the peg crossing a line through two input points). When the peg's
+// winding goes below zero it is released: the rope runs straight past it and it moves on
+// free. `crossed` (u, v): the peg has just caught the rope's segment (u, v) and starts on
+// it (its winding exactly 0), rather than at its own place.
+void Rope::move_wrapped(std::size_t i, Vec2 to, const Vec2* crossed) {
+  RopeNode m = nodes_[i];
+  const Vec2 from = pegs_[m.peg];
+  std::vector<RopeNode> left(nodes_.begin(), nodes_.begin() + static_cast<std::ptrdiff_t>(i));
+  std::vector<RopeNode> right = reversed(std::span(nodes_).subspan(i + 1), end_);
+  // The end may sit on the right strand's first node (never on the peg: it is not on the
+  // path), the start on the left strand's.
+  const Direction right_first = right.size() >= 2 && right[1].position == end_ ? end_dir_ : Direction{end_, 1};
+  const Direction left_heading = crossed ? Direction{crossed[1], 1} : Direction{from, 1};
+  const Direction right_heading = crossed ? Direction{crossed[0], 1} : Direction{from, 1};
+  Strand strands[2] = {Strand(*this, left, start_dir_, left_heading, from, to, m.peg),
+                       Strand(*this, right, right_first, right_heading, from, to, m.peg)};
+
+  // At one time: what happens at a boundary (a catch, a winding up to a multiple of pi)
+  // comes first, then the peg's own winding, then what happens only strictly past a
+  // boundary (a strand's winding down or release). So when the peg is released at that
+  // time, the rope stops there: it has hooked what it reached, and let go of nothing
+  // it merely reached back to (as a move of the end that stops there would).
+  const auto rank = [](Strand::Kind k) { return k == Strand::Kind::wind_down || k == Strand::Kind::release ? 2 : 0; };
+  bool released = false;
+  for (;;) {
+    const Vec2 cl = left.back().position, cr = right.back().position;
+    int first = -1;  // 0, 1: a strand; 2: the peg
+    int first_rank = 0;
+    Vec2 a, b;
+    const auto consider = [&](int who, int r, Vec2 ea, Vec2 eb) {
+      if (first >= 0) {
+        const int c = compare_crossings(from, to, ea, eb, a, b);
+        if (c > 0 || (c == 0 && r >= first_rank)) return;
+      }
+      first = who;
+      first_rank = r;
+      a = ea;
+      b = eb;
+    };
+    for (int k = 0; k < 2; ++k) {
+      const Strand::Event& e = strands[k].next();
+      if (e.kind != Strand::Kind::none) consider(k, rank(e.kind), e.a, e.b);
+    }
+    // The peg's winding crosses a multiple of pi when it crosses the line (cl, cr): iff
+    // the half at the path's end differs from the parity (the same test as a pivot's).
+    if (half_of(to, m.side, Direction{cl, -1}, Direction{cr, 1}) != static_cast<int>(m.half_turns % 2)) consider(2, 1, cl, cr);
+    if (first < 0) break;
+    if (first < 2) {
+      strands[first].apply(strands[first].next());
+      continue;
+    }
+    // Crossing between cl and cr, the rope runs straight on at the peg (a multiple of
+    // 2 pi); beyond them, it doubles back (an odd multiple of pi). Which boundary of the
+    // half-turn interval that is tells the way the winding goes.
+    const bool straight = orient2d(from, to, cl) * orient2d(from, to, cr) < 0;
+    const bool down = (m.half_turns % 2 == 0) == straight;
+    if (!down) {
+      ++m.half_turns;
+    } else if (m.half_turns > 0) {
+      --m.half_turns;
+    } else {
+      released = true;
+      break;
+    }
+  }
+
+  nodes_ = std::move(left);
+  if (!released) nodes_.push_back({to, m.peg, m.side, m.half_turns});
+  for (std::size_t j = right.size(); j-- > 1;)
+    nodes_.push_back({right[j].position, right[j].peg, -right[j].side, right[j].half_turns});
+  end_dir_ = nodes_.size() >= 2 && nodes_.back().position == end_ ? right_first : Direction{end_, 1};
 }
 
 }  // namespace hitgrid

@@ -327,8 +327,8 @@ static void test_errors(void) {
   CHECK(x == 10 && y == -1);
   REFUSED(hitgrid_rope_move_end_path(rope, NULL, 2), HITGRID_INVALID_ARGUMENT, "points is NULL");
   REFUSED(hitgrid_rope_move_peg(rope, 3, 1, 1), HITGRID_ERROR, "hitgrid_rope_move_peg: peg 3: no such peg (3 pegs)");
-  REFUSED(hitgrid_rope_move_peg(rope, 0, 1, 1), HITGRID_ERROR, "peg 0 is wrapped by the rope (node 1)");
-  REFUSED(hitgrid_rope_move_peg(rope, 1, 6, -8), HITGRID_ERROR, "peg 1: its path from (6, 2) to (6, -8) touches the rope's segment 1");
+  REFUSED(hitgrid_rope_move_peg(rope, 0, 6, 2), HITGRID_ERROR, "peg 0: its path from (0, 0) to (6, 2) passes over peg 1 at (6, 2)");
+  REFUSED(hitgrid_rope_move_peg(rope, 1, 14, -4), HITGRID_ERROR, "peg 1: its path from (6, 2) to (14, -4) passes over the rope's end");
   REFUSED(hitgrid_rope_move_peg(rope, 2, (float)NAN, 0), HITGRID_ERROR, "peg 2: not a finite point (nan, 0)");
   CHECK(same_nodes(rope, before, n));
   OK(hitgrid_rope_peg(rope, 2, &x, &y));

@@ -218,10 +218,10 @@ def test_errors_name_the_point_and_leave_the_rope_unchanged():
         rope.move_end(1e39, 0)
     with pytest.raises(hitgrid.RopeError, match=r"^peg 3: no such peg \(3 pegs\)$"):
         rope.move_peg(3, 1, 1)
-    with pytest.raises(hitgrid.RopeError, match=r"^peg 0 is wrapped by the rope \(node 1\)"):
-        rope.move_peg(0, 1, 1)
-    with pytest.raises(hitgrid.RopeError, match=r"^peg 1: its path from \(6, 2\) to \(6, -8\) touches the rope"):
-        rope.move_peg(1, 6, -8)
+    with pytest.raises(hitgrid.RopeError, match=r"^peg 0: its path from \(0, 0\) to \(6, 2\) passes over peg 1 at"):
+        rope.move_peg(0, 6, 2)
+    with pytest.raises(hitgrid.RopeError, match=r"^peg 1: its path from \(6, 2\) to \(14, -4\) passes over the rope's end"):
+        rope.move_peg(1, 14, -4)
     assert node_list(rope) == before and rope.end == (10, -1)
     np.testing.assert_array_equal(rope.pegs, [[0, 0], [6, 2], [3, -4]])
     rope.move_peg(2, 3, -9)

@@ -26,13 +26,20 @@
 //   - Winding is tracked per node, so a rope wound more than half a turn (or many turns)
 //     around a peg keeps it until it unwinds: the turn's sign alone would flip at half a
 //     turn (docs/rope.md, "Winding").
+//   - A peg moves along a straight path and takes the rope with it: a wrapped peg splits
+//     the rope there, each side of it sweeping like an end that follows the peg, and is
+//     released when its own winding goes below zero; a free peg whose path crosses the
+//     rope catches it there, bending it around itself to the side it came from. The
+//     events of both sides and the peg's own are taken in the order the peg meets them
+//     (docs/rope.md, "Moving pegs").
 //   - Candidate pegs for a sweep come from a grid (hitgrid::GridIndex) over the pegs: a
 //     query of the triangle's bounding box, then the exact tests. A move costs what the
 //     pegs near the swept triangle cost, not the number of pegs.
 //
 // Exactness (docs/contracts.md, contract 7): every decision — which pegs are caught,
 // their order, the side, the half-turn count, every release — is the sign of an orient2d
-// or dot product of float32 points (core/predicates.hpp): nothing is rounded, no epsilon.
+// or dot product of float32 points (core/predicates.hpp), or, to order a moving peg's
+// events, of compare_crossings (core/line_crossing.hpp): nothing is rounded, no epsilon.
 // The points a decision looks at are always input points (pegs, path points, the start),
 // never a computed intersection. Only length() is rounded: it is within
 // (segments + 3) * 2^-52 of the exact length, relatively (tests/rope/test_rope.cpp).
@@ -100,10 +107,12 @@ class Rope {
   /// Moves the start along the straight segment to `to`: the same rules seen from the
   /// other end (the rope is symmetric).
   void move_start(Vec2 to);
-  /// Moves a peg that the rope does not wrap, along the straight segment to `to`. Throws
-  /// hitgrid::Error (and changes nothing) if the peg is a node of the rope, or if its path
-  /// touches the rope (closed segments, exact): moving wrapped pegs and pegs through the
-  /// rope is not implemented (docs/rope.md, "Not yet").
+  /// Moves a peg along the straight segment to `to`, taking the rope with it (see the
+  /// manual above). Throws hitgrid::Error, and changes nothing, for a move the rope
+  /// refuses (docs/rope.md, "Moving pegs"): the path (closed, exact) passes over another
+  /// peg or the rope's start or end; a free peg's path meets the rope at two places; a
+  /// wrapped peg's path meets a segment other than its own two; the rope wraps the peg
+  /// more than once.
   void move_peg(std::uint32_t peg, Vec2 to);
 
   /// The start, then the wrapped pegs in order. The end is end().
@@ -129,17 +138,15 @@ class Rope {
 
  private:
   struct Index;
-  struct Sweep;
+  class Strand;
 
   void advance_end(Vec2 to);
   bool leave_pivot(Vec2 to);
   void arrive_at_pivot();
-  void sweep(Vec2 to, int sigma);
-  Direction incoming(std::size_t i) const;
-  Direction direction_after_release() const;
+  void sweep(Vec2 to);
+  void move_wrapped(std::size_t node, Vec2 to, const Vec2* crossed);
   void reverse();
   void candidates(Vec2 a, Vec2 b, Vec2 c, std::vector<std::uint32_t>& out) const;
-  bool is_node(std::uint32_t peg, std::size_t& node) const;
 
   std::vector<Vec2> pegs_;
   std::vector<RopeNode> nodes_;
