@@ -1,0 +1,133 @@
+// Fuzz target: the rope (rope/rope.hpp) under any sequence of moves of its end, its start
+// and its pegs, with coordinates that are small integers times a scale (lattices full of
+// collinear pegs, pegs on the rope, paths over pegs) or raw float bits (NaN and infinities
+// included).
+//
+// Properties, after every call: a call that throws throws hitgrid::Error and leaves the
+// rope as it was; every node is a peg at that peg's place, with a side and half-turn count
+// that agree with the rope's turn there (the exact orient2d / dot_sign of its neighbours);
+// an accepted peg move is undone by the move back (docs/rope.md, "Moving pegs"), up to
+// the nodes the rope merely runs straight through (shape_of).
+//
+// Bytes: a scale exponent, a peg count, the pegs, then per call an op byte and a point.
+#include <cmath>
+#include <optional>
+#include <vector>
+
+#include "fuzz_input.hpp"
+#include "hitgrid/core/error.hpp"
+#include "hitgrid/core/predicates.hpp"
+#include "hitgrid/rope/rope.hpp"
+
+namespace {
+
+using namespace hitgrid;
+
+struct State {
+  std::vector<RopeNode> nodes;
+  Vec2 end;
+  std::vector<Vec2> pegs;
+  bool operator==(const State&) const = default;
+};
+
+State state_of(const Rope& r) {
+  return {{r.nodes().begin(), r.nodes().end()}, r.end(), {r.pegs().begin(), r.pegs().end()}};
+}
+
+void check_nodes(const Rope& rope) {
+  const std::vector<Vec2> p = rope.points();
+  for (std::size_t i = 1; i < rope.nodes().size(); ++i) {
+    const RopeNode& n = rope.nodes()[i];
+    if (n.peg >= rope.peg_count() || !(rope.peg(n.peg) == n.position)) fuzz::fail("a node is not at its peg");
+    if (n.side != 1 && n.side != -1) fuzz::fail("a node's side is neither +1 nor -1");
+    if (p[i - 1] == p[i] || p[i + 1] == p[i]) continue;  // an end on the node: no turn to read
+    const int turn = n.side * orient2d(p[i - 1], p[i], p[i + 1]);
+    const int half = turn != 0 ? (turn > 0 ? 0 : 1) : (dot_sign(p[i], p[i - 1], p[i + 1]) < 0 ? 0 : 1);
+    if (half != static_cast<int>(n.half_turns % 2)) fuzz::fail("a node's half-turn count disagrees with its turn");
+  }
+}
+
+// The node list without the nodes the rope merely runs straight through (no winding, on
+// the closed segment between their neighbours), and without positions (a moved peg's node
+// is compared by its peg). A rope swinging onto pegs it lies along hooks them, with a zero
+// turn; one that was pulled straight along them (a move of the end along its line) does
+// not: the two ropes have the same shape and differ only by such nodes.
+std::vector<RopeNode> shape_of(std::vector<RopeNode> n, Vec2 end) {
+  for (bool removed = true; removed;) {
+    removed = false;
+    for (std::size_t i = 1; i < n.size(); ++i) {
+      const Vec2 prev = n[i - 1].position, node = n[i].position;
+      const Vec2 next = i + 1 < n.size() ? n[i + 1].position : end;
+      if (n[i].half_turns == 0 && orient2d(prev, node, next) == 0 && dot_sign(node, prev, next) <= 0) {
+        n.erase(n.begin() + static_cast<std::ptrdiff_t>(i));
+        removed = true;
+        break;
+      }
+    }
+  }
+  for (RopeNode& x : n) x.position = {};
+  return n;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  fuzz::Bytes in(data, size);
+  const int scale = static_cast<int>(in.u8() % 255) - 149;
+  const auto point = [&](std::uint8_t kind) {
+    if (kind & 0x80) return Vec2{in.raw_float(), in.raw_float()};
+    const auto k = [&] { return std::ldexp(static_cast<float>(static_cast<int>(in.u8() % 32) - 16), scale); };
+    const float x = k();
+    return Vec2{x, k()};
+  };
+  const std::size_t peg_count = in.u8() % 25;
+  std::vector<Vec2> pegs;
+  for (std::size_t i = 0; i < peg_count; ++i) pegs.push_back(point(in.u8()));
+  const Vec2 start = point(in.u8());
+  std::optional<Rope> made;
+  try {
+    made.emplace(start, pegs);
+  } catch (const Error&) {
+    return 0;  // a non-finite peg or start: refused, as it must be
+  }
+  Rope& rope = *made;
+  for (int call = 0; call < 64 && in.left() > 0; ++call) {
+    const std::uint8_t op = in.u8();
+    const std::uint32_t peg = rope.peg_count() > 0 ? in.u8() % static_cast<std::uint32_t>(rope.peg_count() + 1) : 0;
+    const Vec2 to = point(in.u8());
+    const State before = state_of(rope);
+    bool accepted = true;
+    try {
+      switch (op % 4) {
+        case 0:
+        case 1: rope.move_end(to); break;
+        case 2: rope.move_start(to); break;
+        default: rope.move_peg(peg, to); break;
+      }
+    } catch (const Error&) {
+      accepted = false;
+      if (!(state_of(rope) == before)) fuzz::fail("a refused call changed the rope");
+    }
+    if (!accepted) continue;
+    check_nodes(rope);
+    // A rope end sitting on a node acts as that peg (pegs at one point act as one): a
+    // peg released there is not caught again from it, so the move back need not restore.
+    const auto end_on_node = [](const State& s) {
+      return s.nodes.size() >= 2 && (s.nodes[1].position == s.nodes[0].position || s.nodes.back().position == s.end);
+    };
+    if (op % 4 == 3 && !(before.pegs[peg] == to) && !end_on_node(before)) {
+      // The move back is accepted and restores the rope.
+      Rope back = rope;
+      try {
+        back.move_peg(peg, before.pegs[peg]);
+      } catch (const Error&) {
+        fuzz::fail("a peg move was accepted but the move back refused");
+      }
+      const State after_back = state_of(back);
+      if (!(after_back.pegs == before.pegs)) fuzz::fail("the move back did not return the peg");
+      if (shape_of(after_back.nodes, after_back.end) != shape_of(before.nodes, before.end))
+        fuzz::fail("a peg move followed by the move back changed the rope");
+    }
+  }
+  return 0;
+}
