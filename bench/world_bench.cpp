@@ -5,6 +5,7 @@
 //                      step + events, T threads;
 //   box2d_frame/N      Box2D 2.4's b2BroadPhase on the same boxes and moves: MoveProxy for
 //                      every shape, UpdatePairs (one thread; broad phase only, fat boxes);
+//   frame_casts/N/T/C  frame, then C nearest-hit casts into the frame just stepped;
 //   static_plus/S/D/T  S static segments (uniform) and D moving circles: move the circles +
 //                      step, against circles_alone/D/T, the same circles with no statics;
 //   cast/L/T/W/B       casts into 1M static uniform segments: segments of length L (0: rays to
@@ -115,6 +116,36 @@ void frame(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
 }
 BENCHMARK(frame)->Args({100'000, 1})->Args({100'000, 2})->Unit(benchmark::kMillisecond)->UseRealTime();
+
+/// frame, then a few nearest-hit casts into the frame just stepped (an engine's line of
+/// sight checks): the casts read the grid the step built.
+void frame_casts(benchmark::State& state) {
+  const auto n = static_cast<std::uint64_t>(state.range(0));
+  const MovingShapes& m = moving_for(n);
+  WorldOptions o;
+  o.threads = static_cast<unsigned>(state.range(1));
+  World world(o);
+  const std::vector<ShapeHandle> handles = create_all(world, m.start, BodyType::dynamic_body);
+  world.step();
+  const Aabb extent = bench::scene_for(Family::mixed, n).bounds();
+  SplitMix64 random(5);
+  std::vector<Segment> casts;
+  const float reach = (extent.max.x - extent.min.x) / 10;
+  for (int i = 0; i < 64; ++i) {
+    const Vec2 a{extent.min.x + static_cast<float>(random.u()) * (extent.max.x - extent.min.x),
+                 extent.min.y + static_cast<float>(random.u()) * (extent.max.y - extent.min.y)};
+    casts.push_back({a, {a.x + reach, a.y + reach / 3}});
+  }
+  std::size_t f = 0, hits = 0;
+  for (auto _ : state) {
+    world.move(handles, m.frame[f & 1]);
+    world.step();
+    for (int i = 0; i < state.range(2); ++i) hits += world.cast_nearest(casts[(f * 4 + i) % casts.size()], ~std::uint64_t{0}) ? 1 : 0;
+    ++f;
+  }
+  state.counters["hits_per_frame"] = static_cast<double>(hits) / static_cast<double>(state.iterations());
+}
+BENCHMARK(frame_casts)->Args({100'000, 1, 4})->Args({100'000, 2, 4})->Unit(benchmark::kMillisecond)->UseRealTime();
 
 #if defined(HITGRID_HAVE_BOX2D)
 void box2d_frame(benchmark::State& state) {

@@ -13,6 +13,7 @@
 #include "grid.hpp"
 #include "hitgrid/broadphase/brute_force.hpp"
 #include "hitgrid/broadphase/detail/parallel.hpp"
+#include "hitgrid/broadphase/grid_index.hpp"
 #include "hitgrid/broadphase/sweep_and_prune.hpp"
 #include "hitgrid/core/detail/stopwatch.hpp"
 #include "hitgrid/core/error.hpp"
@@ -87,15 +88,22 @@ PairList PairFinder::find_pairs(const Scene& scene, FindPairsReport* report) {
 }
 
 void PairFinder::find_pairs(const Scene& scene, PairList& pairs, FindPairsReport* report) {
-  run(scene, &pairs, nullptr, report);
+  run(scene, &pairs, nullptr, nullptr, report);
+}
+
+void PairFinder::find_pairs(const Scene& scene, PairList& pairs, GridIndex& index, FindPairsReport* report) {
+  run(scene, &pairs, nullptr, &index, report);
 }
 
 void PairFinder::find_pairs(const Scene& scene, const PairSink& sink, FindPairsReport* report) {
-  run(scene, nullptr, &sink, report);
+  run(scene, nullptr, &sink, nullptr, report);
 }
 
-void PairFinder::run(const Scene& scene, PairList* list, const PairSink* sink, FindPairsReport* report) {
+void PairFinder::run(const Scene& scene, PairList* list, const PairSink* sink, GridIndex* index,
+                     FindPairsReport* report) {
   State& s = *state_;
+  // The old index first: its blocks then serve this call's build.
+  if (index) *index = GridIndex();
   if (list) {
     // The caller's list counts as kept memory (FindPairsOptions::max_kept_bytes): a large
     // one is given back now, before the new pairs need memory, not after.
@@ -138,10 +146,16 @@ void PairFinder::run(const Scene& scene, PairList* list, const PairSink* sink, F
       default:
         if (sink)
           stream_grid_pairs(scene, s.options, s.isa, clock, local, *sink);
-        else
+        else if (index) {
+          Grid kept;
+          find_grid_pairs(scene, s.options, s.isa, clock, local, pairs, &kept);
+          *index = GridIndex(std::move(kept), scene, s.isa);
+        } else {
           find_grid_pairs(scene, s.options, s.isa, clock, local, pairs);
+        }
         break;
     }
+    if (index && method != BroadPhase::grid) *index = GridIndex(scene, s.options);
     if (sink && method != BroadPhase::grid) {
       // The reference methods: the whole list, handed over in pieces of the grid's size.
       constexpr std::size_t piece = std::size_t{1} << 20;

@@ -138,15 +138,16 @@ class BandStream {
 }  // namespace
 
 void find_grid_pairs(const Scene& scene, const FindPairsOptions& options, Isa isa, StageClock& clock,
-                     FindPairsReport& report, PairList& out) {
+                     FindPairsReport& report, PairList& out, Grid* kept) {
   const KindRanges kinds = KindRanges::of(scene);
   const PairTestContext tests{isa, kinds, PairKeyCodec{bits_for(scene.size())}};
   PairKeys keys;
   {
     SmallPairs small(tests);
-    const Grid grid = build_grid(scene, options, isa, clock, &small);
+    Grid grid = build_grid(scene, options, isa, clock, &small);
     report.candidates += run_passes(grid, tests, small, keys, &clock);
     describe(grid, scene, report);
+    if (kept) *kept = std::move(grid);
   }
   report.key_passes = 1;
   sorted_unique_pairs(keys, tests.codec, kinds, out);

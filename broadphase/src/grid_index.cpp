@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <mutex>
 #include <span>
 #include <type_traits>
 #include <utility>
@@ -74,7 +75,14 @@ struct GridIndex::Impl {
   /// for dense grids only (at most column_table_per_shape entries per shape): a query then
   /// finds a row's columns in two loads, where a binary search would miss the cache at
   /// every step.
+  /// Built by the first query (columns()): an index kept from a find_pairs call that is
+  /// never queried costs nothing for it.
   CachedVector<std::uint32_t> column_table;
+  std::once_flag column_table_built;
+
+  void columns() {
+    std::call_once(column_table_built, [this] { build_column_table(); });
+  }
 
   /// The queries in the order of their boxes' lower-left home cells in this grid (low 32
   /// bits: the query's index): consecutive queries then read nearby rows and columns, where
@@ -321,7 +329,15 @@ GridIndex::GridIndex(const Scene& scene, const FindPairsOptions& options) {
   StageClock clock(nullptr);
   impl->grid = build_grid(scene, options, impl->isa, clock);
   impl->extent = scene.bounds();
-  impl->build_column_table();
+  impl_.reset(impl.release());
+}
+
+GridIndex::GridIndex(Grid&& grid, const Scene& scene, Isa isa) {
+  CachedPtr<Impl> impl = make_cached<Impl>();
+  impl->isa = isa;
+  impl->kernels = grid_kernels(isa);
+  impl->grid = std::move(grid);
+  impl->extent = scene.bounds();
   impl_.reset(impl.release());
 }
 
@@ -337,6 +353,7 @@ template <class S>
 void GridIndex::touching_shape(const S& shape, ShapeKind kind, std::vector<ShapeId>& out) const {
   out.clear();
   if (size() == 0) return;
+  impl_->columns();
   const Impl& index = *impl_;
   Impl::Scratch t;
   t.index = &index;
@@ -396,6 +413,7 @@ template <class L>
 void GridIndex::touching_line(const L& line, const Aabb& window, std::vector<ShapeId>& out) const {
   out.clear();
   if (size() == 0) return;
+  impl_->columns();
   const Impl& index = *impl_;
   if (!intersects(line, Box{index.extent.min, index.extent.max})) return;  // exact
   Impl::Scratch t;
@@ -435,6 +453,7 @@ void GridIndex::pairs_with(const Scene& queries, std::vector<CrossPair>& out, fl
   if (!valid_margin(margin)) throw Error("pairs_with: the margin must be finite and >= 0");
   out.clear();
   if (size() == 0 || queries.empty()) return;
+  impl_->columns();
   const Impl& index = *impl_;
   const KindRanges query_kinds = KindRanges::of(queries);
   tbb::enumerable_thread_specific<Impl::Scratch> scratch([&] {

@@ -237,3 +237,39 @@ TEST_CASE("a grid index with a margin finds exactly the pairs within that distan
   std::vector<CrossPair> out;
   CHECK_THROWS_AS(GridIndex(Scene{}).pairs_with(Scene{}, out, -1.0f), Error);
 }
+
+TEST_CASE("the index a PairFinder keeps of a call's grid answers as a grid index built afresh", "[grid]") {
+  tbb::global_control allow(tbb::global_control::max_allowed_parallelism, 8);
+  for (const auto& [name, scene] : test::broadphase_scenes(1200)) {
+    const auto [half, queries] = split(scene);
+    const std::vector<CrossPair> want = brute_force_cross(queries, scene);
+    const Ray ray{scene.bounds().min, {1.0f, 0.75f}};
+    for (BroadPhase method : {BroadPhase::grid, BroadPhase::sweep_and_prune}) {
+      for (float cell : {0.0f, 0.25f, 4.0f}) {
+        FindPairsOptions o;
+        o.method = method;
+        o.cell_size = cell;
+        o.threads = 2;
+        INFO(name << ", " << (method == BroadPhase::grid ? "grid" : "sweep and prune") << ", cell " << cell);
+        PairFinder finder(o);
+        PairList pairs;
+        GridIndex kept;
+        // A call on another scene first: the second call replaces its index.
+        finder.find_pairs(half, pairs, kept);
+        CHECK(kept.size() == half.size());
+        finder.find_pairs(scene, pairs, kept);
+        CHECK(pairs == find_pairs(scene, o));
+        CHECK(kept.size() == scene.size());
+        std::vector<CrossPair> got;
+        std::vector<ShapeId> hits, fresh_hits;
+        finder.execute([&] { kept.pairs_with(queries, got); });
+        CHECK(got == want);
+        const GridIndex fresh(scene, o);
+        CHECK(kept.cell_size() == fresh.cell_size());
+        kept.touching(ray, hits);
+        fresh.touching(ray, fresh_hits);
+        CHECK(hits == fresh_hits);
+      }
+    }
+  }
+}

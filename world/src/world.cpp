@@ -8,7 +8,8 @@
 //   - a live slot's shape is at scenes[body][kind] position `dense`, and
 //     owners[body][kind][dense] is that slot;
 //   - index[b] holds exactly scenes[b] unless index_stale[b] (the dynamic shapes' index
-//     is built only for queries; their pairs come from the PairFinder);
+//     is the grid the PairFinder built for their pairs, kept; with a margin it is built
+//     for the pairs instead; after a change it is built again only when a query needs it);
 //   - current holds the pairs of the last step, sorted by slot pair (within one list a
 //     slot has one generation, so this is handle order).
 
@@ -275,7 +276,10 @@ struct World::State {
       pair_keys.clear();
       slot_bits = static_cast<int>(std::bit_width(slots.size()));
       if (margin == 0.0f) {
-        work_finder().find_pairs(scenes[dynamic_scene], dynamic_pairs);
+        // The grid this builds is kept as the dynamic shapes' index: queries and
+        // continuous collision on this frame read it rather than build it again.
+        work_finder().find_pairs(scenes[dynamic_scene], dynamic_pairs, index[dynamic_scene]);
+        index_stale[dynamic_scene] = false;
         for (const Pair& p : dynamic_pairs) add_pair(dynamic_slot(p.first()), dynamic_slot(p.second()));
       } else {
         for (const CrossPair& c : self_pairs)
@@ -826,6 +830,11 @@ void World::cast(std::span<const Ray> rays, std::uint64_t mask, CastHits which, 
 
 void World::release_memory() {
   State& s = *s_;
+  // The dynamic shapes' index (the last step's grid, kept for queries) first, so that its
+  // blocks go back to the finders before they give theirs away; the next step or query
+  // builds it again. The static shapes' index stays: it is built once.
+  s.index[dynamic_scene] = GridIndex();
+  s.index_stale[dynamic_scene] = true;
   s.finder.release_memory();
   s.serial_finder.release_memory();
   PairList().swap(s.dynamic_pairs);

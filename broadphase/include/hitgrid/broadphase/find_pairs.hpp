@@ -49,6 +49,8 @@
 
 namespace hitgrid {
 
+class GridIndex;
+
 enum class BroadPhase {
   automatic,        // the fastest method available (the grid)
   grid,             // the uniform grid: home-cell grid for small shapes, tiled grid for large ones
@@ -126,6 +128,11 @@ class PairFinder {
   /// The same into `pairs` (its old contents replaced): a caller that keeps its PairList
   /// from call to call reuses its memory too.
   void find_pairs(const Scene& scene, PairList& pairs, FindPairsReport* report = nullptr);
+  /// The same, and `index` (replaced) the index of `scene`, as GridIndex(scene, options())
+  /// would build it: with the grid method it is the grid this call built and read, kept
+  /// rather than built twice (a World queries the frame it stepped). Its scratch blocks
+  /// are this finder's: the index must go before the finder does.
+  void find_pairs(const Scene& scene, PairList& pairs, GridIndex& index, FindPairsReport* report = nullptr);
   /// Streamed: the same pairs handed to `sink` in sorted pieces, in order. With the grid,
   /// memory does not grow with the number of pairs (FindPairsOptions::stream_band_bytes);
   /// the reference methods find the whole list first. An exception from `sink` stops the
@@ -150,7 +157,7 @@ class PairFinder {
   void release_memory();
 
  private:
-  void run(const Scene& scene, PairList* list, const PairSink* sink, FindPairsReport* report);
+  void run(const Scene& scene, PairList* list, const PairSink* sink, GridIndex* index, FindPairsReport* report);
   void execute_call(void (*call)(void*), void* context);
   struct State;
   std::unique_ptr<State> state_;

@@ -28,6 +28,8 @@
 
 namespace hitgrid {
 
+struct Grid;  // the grid itself (broadphase/src/grid.hpp)
+
 /// A shape of a query scene and a shape of the index that intersect.
 struct CrossPair {
   ShapeId query, shape;
@@ -78,6 +80,9 @@ class GridIndex {
   void pairs_with(const Scene& queries, std::vector<CrossPair>& out, float margin = 0.0f) const;
 
  private:
+  friend class PairFinder;  // keeps the grid a find_pairs call built (find_pairs.hpp)
+  /// The index over `scene` whose grid (built with `isa`) is `grid`.
+  GridIndex(Grid&& grid, const Scene& scene, Isa isa);
   struct Impl;
   template <class S>
   void touching_shape(const S& shape, ShapeKind kind, std::vector<ShapeId>& out) const;

@@ -19,7 +19,9 @@
 // type. Static shapes never pair with each other and cost nothing per frame while they do
 // not move: they are kept in a grid built once (GridIndex), rebuilt at the next step after
 // any of them changes, and the dynamic shapes are tested against it; the dynamic shapes'
-// own pairs come from the grid broad phase (PairFinder) every frame.
+// own pairs come from the grid broad phase (PairFinder) every frame, and the grid it
+// builds for them is kept for the queries, casts and swept circles of that frame (one
+// grid per step, built once, read by the pairs' passes and by every query after).
 //
 // step() finds the pairs touching now, exactly (closed shapes: touching counts; every
 // decision is exact arithmetic on the float inputs, docs/contracts.md), and the events
@@ -226,8 +228,9 @@ class World {
   // --- queries on the current shapes (including changes since the last step) -----------
   /// The live shapes that intersect `shape` (closed shapes: touching counts, exactly)
   /// and whose category shares a bit with `mask`, into `out` (replaced), sorted by handle.
-  /// A zero-size box or circle is a point query. Builds the grids that changed since the
-  /// last query or step. Throws hitgrid::Error if `shape` is invalid.
+  /// A zero-size box or circle is a point query. Reads the grids of the last step; builds
+  /// again only one whose shapes changed since. Throws hitgrid::Error if `shape` is
+  /// invalid.
   void query(const Shape& shape, std::uint64_t mask, std::vector<ShapeHandle>& out);
   /// Casts. A segment cast {a, b} is a ray with a maximum distance (Box2D's origin and
   /// translation: b = origin + translation): its end is a float, so "within the distance"
@@ -236,9 +239,9 @@ class World {
   /// (never a test of every shape), wherever it starts and however far it goes; the hit or
   /// miss of every shape is exact (a cast that starts inside a shape, runs along an edge,
   /// or passes exactly through a corner or an endpoint included); t, the point and the
-  /// normal are rounded (CastHit). Hits are ordered by t, then handle. Builds the grids
-  /// that changed since the last query or step. Throws hitgrid::Error for a non-finite
-  /// cast.
+  /// normal are rounded (CastHit). Hits are ordered by t, then handle. Reads the grids of
+  /// the last step; builds again only one whose shapes changed since. Throws
+  /// hitgrid::Error for a non-finite cast.
   ///
   /// Every hit, into `hits` (replaced).
   void cast(const Segment& cast, std::uint64_t mask, std::vector<CastHit>& hits);
