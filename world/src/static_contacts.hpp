@@ -12,16 +12,20 @@
 // the static shapes change (invalidate()), asks the grid again. Every pair reported passes
 // the exact test (intersects, or within_distance for a margin), so the answer does not
 // depend on what the lists hold, only on the shapes: it is exact and deterministic.
+//
+// Without a margin the exact tests run in batches on the SIMD kernels (simd/
+// pair_kernels.hpp, the same answer as intersects on every ISA): the candidates whose
+// bounds overlap are gathered per kind of pair, as columns, and tested a batch at a time.
 #pragma once
 
 #include <tbb/enumerable_thread_specific.h>
 
 #include <array>
 #include <cstdint>
-#include <variant>
 #include <vector>
 
 #include "hitgrid/broadphase/grid_index.hpp"
+#include "hitgrid/simd/isa.hpp"
 #include "hitgrid/core/aabb.hpp"
 #include "hitgrid/core/scene.hpp"
 #include "hitgrid/core/shape_id.hpp"
@@ -39,9 +43,9 @@ class StaticContacts {
   /// Every (dynamic slot, static slot) of a dynamic shape and a static shape that touch
   /// (margin 0) or lie within distance `margin`, as dynamic << 32 | static, appended to
   /// `out` in no particular order. `slots` bounds the slot numbers. Runs in parallel on
-  /// the calling TBB arena.
+  /// the calling TBB arena; `isa` (concrete) runs the exact tests.
   void find(const Scene& dynamic, const Owners& dynamic_owners, const GridIndex& statics, const Scene& static_scene,
-            const Owners& static_owners, float margin, std::size_t slots, std::vector<std::uint64_t>& out);
+            const Owners& static_owners, float margin, std::size_t slots, Isa isa, std::vector<std::uint64_t>& out);
 
   /// Gives back the lists (the next find() builds them again).
   void release_memory();
@@ -51,23 +55,35 @@ class StaticContacts {
 
  private:
   struct Candidate {
-    std::variant<Segment, Circle, Box> shape;
+    float g[4];  // the packed geometry (pair_kernels.hpp: segment a b, circle c r, box min max)
     Aabb box;
     std::uint32_t slot;
+    ShapeKind kind;
   };
   struct Near {
     Aabb slack;
     std::uint64_t epoch = 0;  // the lists are current when this is epoch_
     std::vector<Candidate> statics;
   };
+  /// The exact tests waiting for one kind of pair (dynamic kind, static kind): each
+  /// side's shapes as columns, and the pair's key.
+  struct Batch {
+    std::array<std::vector<float>, 4> dynamic, statics;
+    std::vector<std::uint64_t> keys;
+    std::vector<std::uint8_t> hits;
+  };
   struct Scratch {
     std::vector<ShapeId> found;
     std::vector<std::uint64_t> pairs;
+    std::array<Batch, 9> batches;  // by 3 * dynamic kind + static kind
   };
 
   template <class S>
-  void pairs_of(const S& shape, std::uint32_t slot, float margin, const GridIndex& statics, const Scene& static_scene,
-                const Owners& static_owners, Scratch& t);
+  void pairs_of(const S& shape, ShapeKind kind, std::uint32_t slot, float margin, Isa isa, const GridIndex& statics,
+                const Scene& static_scene, const Owners& static_owners, Scratch& t);
+  const std::vector<Candidate>& near_statics(const Aabb& box, std::uint32_t slot, const GridIndex& statics,
+                                             const Scene& static_scene, const Owners& static_owners, Scratch& t);
+  static void flush(Batch& b, ShapeKind dynamic_kind, ShapeKind static_kind, Isa isa, std::vector<std::uint64_t>& out);
 
   std::uint64_t epoch_ = 1;
   std::vector<Near> near_;  // by dynamic slot
