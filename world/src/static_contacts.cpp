@@ -27,9 +27,6 @@ float slack_of(const Aabb& box, float cell) {
   return s <= double{std::numeric_limits<float>::max()} ? static_cast<float>(s) : std::numeric_limits<float>::max();
 }
 
-/// A batch is tested once it holds this many pairs (and at the end of a task).
-constexpr std::size_t batch_pairs = 512;
-
 /// The packed geometry of a shape (pair_kernels.hpp) and back.
 void pack(const Segment& s, float* g) { g[0] = s.a.x, g[1] = s.a.y, g[2] = s.b.x, g[3] = s.b.y; }
 void pack(const Circle& c, float* g) { g[0] = c.c.x, g[1] = c.c.y, g[2] = c.r, g[3] = 0.0f; }
@@ -58,9 +55,8 @@ simd::PairKind pair_kind(ShapeKind a, ShapeKind b) {
 
 void StaticContacts::flush(Batch& b, ShapeKind dynamic_kind, ShapeKind static_kind, Isa isa,
                            std::vector<std::uint64_t>& out) {
-  const std::size_t n = b.keys.size();
+  const std::size_t n = b.n;
   if (n == 0) return;
-  b.hits.resize(n);
   const simd::ShapeColumns d{{b.dynamic[0].data(), b.dynamic[1].data(), b.dynamic[2].data(), b.dynamic[3].data()}};
   const simd::ShapeColumns s{{b.statics[0].data(), b.statics[1].data(), b.statics[2].data(), b.statics[3].data()}};
   const bool dynamic_first = dynamic_kind <= static_kind;
@@ -68,9 +64,7 @@ void StaticContacts::flush(Batch& b, ShapeKind dynamic_kind, ShapeKind static_ki
                    b.hits.data());
   for (std::size_t i = 0; i < n; ++i)
     if (b.hits[i]) out.push_back(b.keys[i]);
-  for (auto& c : b.dynamic) c.clear();
-  for (auto& c : b.statics) c.clear();
-  b.keys.clear();
+  b.n = 0;
 }
 
 const std::vector<StaticContacts::Candidate>& StaticContacts::near_statics(const Aabb& box, std::uint32_t slot,
@@ -133,11 +127,11 @@ void StaticContacts::pairs_of(const S& shape, ShapeKind kind, std::uint32_t slot
     const std::size_t k = 3 * static_cast<std::size_t>(kind) + static_cast<std::size_t>(c.kind);
     Batch& b = t.batches[k];
     for (int j = 0; j < 4; ++j) {
-      b.dynamic[j].push_back(g[j]);
-      b.statics[j].push_back(c.g[j]);
+      b.dynamic[j][b.n] = g[j];
+      b.statics[j][b.n] = c.g[j];
     }
-    b.keys.push_back(std::uint64_t{slot} << 32 | c.slot);
-    if (b.keys.size() >= batch_pairs) flush(b, kind, c.kind, isa, t.pairs);
+    b.keys[b.n] = std::uint64_t{slot} << 32 | c.slot;
+    if (++b.n == batch_pairs) flush(b, kind, c.kind, isa, t.pairs);
   }
 }
 

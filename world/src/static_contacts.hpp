@@ -67,10 +67,12 @@ class StaticContacts {
   };
   /// The exact tests waiting for one kind of pair (dynamic kind, static kind): each
   /// side's shapes as columns, and the pair's key.
+  static constexpr std::size_t batch_pairs = 512;  // a batch is tested when full (and at a task's end)
   struct Batch {
-    std::array<std::vector<float>, 4> dynamic, statics;
-    std::vector<std::uint64_t> keys;
-    std::vector<std::uint8_t> hits;
+    std::size_t n = 0;
+    std::array<std::array<float, batch_pairs>, 4> dynamic, statics;
+    std::array<std::uint64_t, batch_pairs> keys;
+    std::array<std::uint8_t, batch_pairs> hits;
   };
   struct Scratch {
     std::vector<ShapeId> found;
