@@ -3,7 +3,8 @@
 // up to 5 units inside the same 1000 x 1000 square. Candidate pegs come from the grid, so
 // the time per move should not grow with the number of pegs: the 1M / 10k ratio is the
 // figure to read. Each run prints the final number of nodes and a hash of them (the same
-// walk over the same pegs must give the same rope).
+// walk over the same pegs must give the same rope). BM_rope_move_peg: peg moves on the
+// rope that walk leaves (about 3,500 nodes).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "hitgrid/core/error.hpp"
 #include "hitgrid/core/splitmix64.hpp"
 #include "hitgrid/rope/rope.hpp"
 
@@ -67,6 +69,54 @@ void BM_rope_move_end(benchmark::State& state) {
   state.counters["node_hash_lo32"] = static_cast<double>(hash & 0xffffffffu);
 }
 
+// Peg moves (Rope::move_peg) on the rope the walk leaves: each moves a peg by up to one
+// unit, alternately a peg the rope wraps (the rope split there follows it) and a random peg
+// within 20 units of the end (most are clear of the rope; some cross it and catch it).
+void BM_rope_move_peg(benchmark::State& state) {
+  const Setup s = make_setup(state.range(0));
+  hitgrid::Rope walked(s.start, s.pegs);
+  for (hitgrid::Vec2 p : s.path) walked.move_end(p);
+  constexpr int peg_moves = 10'000;
+  std::size_t refused = 0, nodes = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    hitgrid::Rope rope = walked;
+    hitgrid::SplitMix64 rng(3);
+    refused = 0;
+    state.ResumeTiming();
+    for (int i = 0; i < peg_moves; ++i) {
+      std::uint32_t peg;
+      if (i % 2 == 0 && rope.nodes().size() > 1) {
+        peg = rope.nodes()[1 + static_cast<std::size_t>(rng.u() * static_cast<double>(rope.nodes().size() - 1))].peg;
+      } else {
+        // The nearest of a few random pegs to the end.
+        peg = static_cast<std::uint32_t>(rng.u() * static_cast<double>(rope.peg_count()));
+        for (int k = 0; k < 64; ++k) {
+          const auto q = static_cast<std::uint32_t>(rng.u() * static_cast<double>(rope.peg_count()));
+          if (std::hypot(rope.peg(q).x - rope.end().x, rope.peg(q).y - rope.end().y) < 20) {
+            peg = q;
+            break;
+          }
+        }
+      }
+      const hitgrid::Vec2 p = rope.peg(peg);
+      const hitgrid::Vec2 to{static_cast<float>(p.x + (rng.u() * 2 - 1)), static_cast<float>(p.y + (rng.u() * 2 - 1))};
+      try {
+        rope.move_peg(peg, to);
+      } catch (const hitgrid::Error&) {
+        ++refused;
+      }
+    }
+    benchmark::DoNotOptimize(rope.nodes().data());
+    nodes = rope.nodes().size() - 1;
+  }
+  state.counters["ns_per_move"] = benchmark::Counter(static_cast<double>(peg_moves),
+                                                     benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  state.counters["refused"] = static_cast<double>(refused);
+  state.counters["nodes"] = static_cast<double>(nodes);
+}
+
 }  // namespace
 
+BENCHMARK(BM_rope_move_peg)->Arg(10'000)->Arg(1'000'000)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_rope_move_end)->Arg(10'000)->Arg(1'000'000)->Unit(benchmark::kMillisecond)->UseRealTime();

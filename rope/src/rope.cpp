@@ -506,10 +506,17 @@ void Rope::move_peg(std::uint32_t peg, Vec2 to) {
     if (i != peg && on_segment(path, pegs_[i])) throw Error(along + " passes over peg " + std::to_string(i) + " at " + point_text(pegs_[i]));
 
   // The rope's segments the path meets, but for the two at the peg when it is wrapped.
+  // (A float comparison of bounds first: on a long rope most segments are far away.)
   const std::vector<Vec2> p = points();
+  const Box reach = bounds_of(from, to, to);
   std::vector<std::size_t> met;  // segment s runs from p[s - 1] to p[s]
-  for (std::size_t s = 1; s < p.size(); ++s)
-    if (!(wraps == 1 && (s == node || s == node + 1)) && intersects(path, Segment{p[s - 1], p[s]})) met.push_back(s);
+  for (std::size_t s = 1; s < p.size(); ++s) {
+    const Vec2 a = p[s - 1], b = p[s];
+    if (std::max(a.x, b.x) < reach.min.x || std::min(a.x, b.x) > reach.max.x || std::max(a.y, b.y) < reach.min.y ||
+        std::min(a.y, b.y) > reach.max.y)
+      continue;
+    if (!(wraps == 1 && (s == node || s == node + 1)) && intersects(path, Segment{a, b})) met.push_back(s);
+  }
   const auto segment_text = [](std::size_t s) { return "the rope's segment " + std::to_string(s - 1); };
   if (wraps == 1 && !met.empty())
     throw Error(along + " meets " + segment_text(met[0]) +
