@@ -503,7 +503,8 @@ void Rope::move_peg(std::uint32_t peg, Vec2 to) {
   std::vector<std::uint32_t> near;
   candidates(from, to, to, near);
   for (std::uint32_t i : near)
-    if (i != peg && on_segment(path, pegs_[i])) throw Error(along + " passes over peg " + std::to_string(i) + " at " + point_text(pegs_[i]));
+    if (i != peg && on_segment(path, pegs_[i]))
+      throw Error(along + " passes over peg " + std::to_string(i) + " at " + point_text(pegs_[i]));
 
   // The rope's segments the path meets, but for the two at the peg when it is wrapped.
   // (A float comparison of bounds first: on a long rope most segments are far away.)
@@ -530,9 +531,9 @@ void Rope::move_peg(std::uint32_t peg, Vec2 to) {
   } else if (met.size() == 1) {
     // The path crosses the segment (u, v) inside it (its ends are the start, the end or
     // pegs, none on the path): the peg catches the rope there and bends it around itself,
-    // turning to the side the peg came from.
-    // A peg lying on the rope (left there by a move of the end along its line) catches
-    // it on leaving the line, to the side it leaves to; sliding along the line it does not.
+    // turning to the side the peg came from. A peg lying on the rope (left there by a
+    // move of the end along its line) catches it on leaving the line, to the side it
+    // leaves to; sliding along the line it does not.
     const std::size_t s = met[0];
     const Vec2 u = p[s - 1], v = p[s];
     const int from_side = orient2d(u, v, from);
