@@ -97,14 +97,21 @@ std::vector<ShapeHandle> create_all(World& world, const std::vector<Shape>& shap
   return handles;
 }
 
+/// A world on `threads` threads holding the moving shapes at their start, stepped once.
+World moving_world(const MovingShapes& m, std::int64_t threads, std::vector<ShapeHandle>& handles) {
+  WorldOptions o;
+  o.threads = static_cast<unsigned>(threads);
+  World world(o);
+  handles = create_all(world, m.start, BodyType::dynamic_body);
+  world.step();
+  return world;
+}
+
 void frame(benchmark::State& state) {
   const auto n = static_cast<std::uint64_t>(state.range(0));
   const MovingShapes& m = moving_for(n);
-  WorldOptions o;
-  o.threads = static_cast<unsigned>(state.range(1));
-  World world(o);
-  const std::vector<ShapeHandle> handles = create_all(world, m.start, BodyType::dynamic_body);
-  world.step();
+  std::vector<ShapeHandle> handles;
+  World world = moving_world(m, state.range(1), handles);
   std::size_t f = 0, events = 0;
   for (auto _ : state) {
     world.move(handles, m.frame[f++ & 1]);
@@ -122,11 +129,8 @@ BENCHMARK(frame)->Args({100'000, 1})->Args({100'000, 2})->Unit(benchmark::kMilli
 void frame_casts(benchmark::State& state) {
   const auto n = static_cast<std::uint64_t>(state.range(0));
   const MovingShapes& m = moving_for(n);
-  WorldOptions o;
-  o.threads = static_cast<unsigned>(state.range(1));
-  World world(o);
-  const std::vector<ShapeHandle> handles = create_all(world, m.start, BodyType::dynamic_body);
-  world.step();
+  std::vector<ShapeHandle> handles;
+  World world = moving_world(m, state.range(1), handles);
   const Aabb extent = bench::scene_for(Family::mixed, n).bounds();
   SplitMix64 random(5);
   std::vector<Segment> casts;
