@@ -321,16 +321,19 @@ GridIndex::~GridIndex() = default;
 GridIndex::GridIndex(GridIndex&&) noexcept = default;
 GridIndex& GridIndex::operator=(GridIndex&&) noexcept = default;
 
-GridIndex::GridIndex(const Scene& scene, const FindPairsOptions& options) {
+namespace {
+
+/// The grid of `scene` for an index (the options checked first).
+Grid index_grid(const Scene& scene, const FindPairsOptions& options) {
   check_cell_sizes(options);
-  CachedPtr<Impl> impl = make_cached<Impl>();
-  impl->isa = resolve_isa(options.isa);
-  impl->kernels = grid_kernels(impl->isa);
   StageClock clock(nullptr);
-  impl->grid = build_grid(scene, options, impl->isa, clock);
-  impl->extent = scene.bounds();
-  impl_.reset(impl.release());
+  return build_grid(scene, options, resolve_isa(options.isa), clock);
 }
+
+}  // namespace
+
+GridIndex::GridIndex(const Scene& scene, const FindPairsOptions& options)
+    : GridIndex(index_grid(scene, options), scene, resolve_isa(options.isa)) {}
 
 GridIndex::GridIndex(Grid&& grid, const Scene& scene, Isa isa) {
   CachedPtr<Impl> impl = make_cached<Impl>();
