@@ -19,11 +19,13 @@ mkdir -p build/fuzz/artifacts
 # allocation checks (a header must never make them reserve more than the file holds).
 # -timeout: a tiny requested cell with shapes up to 1e38 costs find_pairs a few seconds
 # under the sanitizers (bounded: the grid clamps its cell count), a hang far more.
+# LSAN_OPTIONS: oneTBB's lazily freed observer proxies are not leaks (fuzz/lsan.supp).
 run_target() {
   local t="$1" work="build/fuzz/work/$1"
   rm -rf "$work" && mkdir -p "$work"
   cp fuzz/corpus/"$t"/* "$work"/
-  build/fuzz/fuzz/fuzz_"$t" "$work" -max_total_time="$seconds" -timeout=60 -rss_limit_mb=2048 \
+  LSAN_OPTIONS="suppressions=$PWD/fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}" \
+    build/fuzz/fuzz/fuzz_"$t" "$work" -max_total_time="$seconds" -timeout=60 -rss_limit_mb=2048 \
     -artifact_prefix="build/fuzz/artifacts/$t-" -print_final_stats=1 > "build/fuzz/$t.log" 2>&1
 }
 failed=0
