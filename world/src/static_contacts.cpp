@@ -15,7 +15,8 @@ namespace hitgrid {
 namespace {
 
 constexpr std::size_t shapes_per_task = 256;
-constexpr std::uint32_t prefetch_ahead = 8;
+constexpr std::uint32_t prefetch_ahead = 8;     // shapes
+constexpr std::size_t prefetch_bytes = 8 * 64;  // of a list, at most
 
 /// How far the slack box reaches past a shape's (grown) bounds: a quarter of their larger
 /// side and half a static cell, so that a shape moving a fraction of its size per frame
@@ -37,6 +38,21 @@ std::variant<Segment, Circle, Box> unpack(ShapeKind kind, const float* g) {
     case ShapeKind::circle: return Circle{{g[0], g[1]}, g[2]};
     default: return Box{{g[0], g[1]}, {g[2], g[3]}};
   }
+}
+
+/// The bounds of a packed shape of kind K (the same as bounds() of the shape).
+template <ShapeKind K>
+Aabb bounds_of(const float* g) {
+  if constexpr (K == ShapeKind::segment) return bounds(Segment{{g[0], g[1]}, {g[2], g[3]}});
+  if constexpr (K == ShapeKind::circle) return bounds(Circle{{g[0], g[1]}, g[2]});
+  if constexpr (K == ShapeKind::box) return {{g[0], g[1]}, {g[2], g[3]}};
+}
+
+template <class S>
+constexpr ShapeKind kind_of() {
+  if constexpr (std::is_same_v<S, Segment>) return ShapeKind::segment;
+  if constexpr (std::is_same_v<S, Circle>) return ShapeKind::circle;
+  if constexpr (std::is_same_v<S, Box>) return ShapeKind::box;
 }
 
 /// The kernel's kind for a pair of shape kinds (the kernels take the kinds in the order
@@ -67,72 +83,80 @@ void StaticContacts::flush(Batch& b, ShapeKind dynamic_kind, ShapeKind static_ki
   b.n = 0;
 }
 
-const std::vector<StaticContacts::Candidate>& StaticContacts::near_statics(const Aabb& box, std::uint32_t slot,
-                                                                          const GridIndex& statics,
-                                                                          const Scene& static_scene,
-                                                                          const Owners& static_owners, Scratch& t) {
+void StaticContacts::prefetch(const Near& near) {
+  const char* p = reinterpret_cast<const char*>(near.statics.data());
+  const std::size_t bytes = std::min(near.statics.size() * sizeof(Candidate), prefetch_bytes);
+  for (std::size_t at = 0; at < bytes; at += 64) __builtin_prefetch(p + at);
+}
+
+const StaticContacts::Near& StaticContacts::near_statics(const Aabb& box, std::uint32_t slot,
+                                                         const GridIndex& statics, const Scene& static_scene,
+                                                         const Owners& static_owners, Scratch& t) {
   Near& near = near_[slot];
   if (near.epoch != epoch_ || !contains(near.slack, box)) {
     near.slack = grown(box, slack_of(box, statics.cell_size()));
     near.epoch = epoch_;
     near.statics.clear();
     statics.touching(Box{near.slack.min, near.slack.max}, t.found);
-    for (ShapeId id : t.found) {
-      Candidate c;
-      c.slot = static_owners[static_cast<std::size_t>(id.kind())][id.index()];
-      c.kind = id.kind();
-      switch (id.kind()) {
-        case ShapeKind::segment: {
-          const Segment g = static_scene.segment(id.index());
-          pack(g, c.g);
-          c.box = bounds(g);
-          break;
+    for (std::size_t k = 0; k < 3; ++k) {
+      for (ShapeId id : t.found) {
+        if (static_cast<std::size_t>(id.kind()) != k) continue;
+        Candidate c;
+        c.slot = static_owners[k][id.index()];
+        switch (id.kind()) {
+          case ShapeKind::segment: pack(static_scene.segment(id.index()), c.g); break;
+          case ShapeKind::circle: pack(static_scene.circle(id.index()), c.g); break;
+          case ShapeKind::box: pack(static_scene.box(id.index()), c.g); break;
         }
-        case ShapeKind::circle: {
-          const Circle g = static_scene.circle(id.index());
-          pack(g, c.g);
-          c.box = bounds(g);
-          break;
-        }
-        case ShapeKind::box: {
-          const Box g = static_scene.box(id.index());
-          pack(g, c.g);
-          c.box = bounds(g);
-          break;
-        }
+        near.statics.push_back(c);
       }
-      near.statics.push_back(c);
+      near.ends[k] = static_cast<std::uint32_t>(near.statics.size());
     }
   }
-  return near.statics;
+  return near;
+}
+
+template <ShapeKind static_kind, class S>
+void StaticContacts::batch_overlapping(const S& shape, const Aabb& box, std::uint32_t slot, const Candidate* begin,
+                                       const Candidate* end, Isa isa, Scratch& t) {
+  const ShapeKind kind = kind_of<S>();
+  float g[4];
+  pack(shape, g);
+  Batch& b = t.batches[3 * static_cast<std::size_t>(kind) + static_cast<std::size_t>(static_kind)];
+  for (const Candidate* c = begin; c != end; ++c) {
+    // Every candidate is written at the batch's end and kept only if the bounds overlap:
+    // whether they do is close to a coin toss, which a branch would mispredict.
+    const Aabb cb = bounds_of<static_kind>(c->g);
+    const bool overlap =
+        (cb.min.x <= box.max.x) & (box.min.x <= cb.max.x) & (cb.min.y <= box.max.y) & (box.min.y <= cb.max.y);
+    for (int j = 0; j < 4; ++j) {
+      b.dynamic[j][b.n] = g[j];
+      b.statics[j][b.n] = c->g[j];
+    }
+    b.keys[b.n] = std::uint64_t{slot} << 32 | c->slot;
+    b.n += overlap;
+    if (b.n == batch_pairs) flush(b, kind, static_kind, isa, t.pairs);
+  }
 }
 
 template <class S>
-void StaticContacts::pairs_of(const S& shape, ShapeKind kind, std::uint32_t slot, float margin, Isa isa,
-                              const GridIndex& statics, const Scene& static_scene, const Owners& static_owners,
-                              Scratch& t) {
+void StaticContacts::pairs_of(const S& shape, std::uint32_t slot, float margin, Isa isa, const GridIndex& statics,
+                              const Scene& static_scene, const Owners& static_owners, Scratch& t) {
   const Aabb box = grown(bounds(shape), margin);
-  const std::vector<Candidate>& near = near_statics(box, slot, statics, static_scene, static_owners, t);
+  const Near& near = near_statics(box, slot, statics, static_scene, static_owners, t);
+  const Candidate* c = near.statics.data();
   if (margin != 0.0f) {
-    for (const Candidate& c : near)
-      if (overlaps(box, c.box) &&
-          std::visit([&](const auto& g) { return within_distance(shape, g, margin); }, unpack(c.kind, c.g)))
-        t.pairs.push_back(std::uint64_t{slot} << 32 | c.slot);
+    for (std::uint32_t i = 0, k = 0; i < near.statics.size(); ++i) {
+      while (i == near.ends[k]) ++k;
+      const auto g = unpack(static_cast<ShapeKind>(k), c[i].g);
+      if (std::visit([&](const auto& s) { return overlaps(box, bounds(s)) && within_distance(shape, s, margin); }, g))
+        t.pairs.push_back(std::uint64_t{slot} << 32 | c[i].slot);
+    }
     return;
   }
-  float g[4];
-  pack(shape, g);
-  for (const Candidate& c : near) {
-    if (!overlaps(box, c.box)) continue;
-    const std::size_t k = 3 * static_cast<std::size_t>(kind) + static_cast<std::size_t>(c.kind);
-    Batch& b = t.batches[k];
-    for (int j = 0; j < 4; ++j) {
-      b.dynamic[j][b.n] = g[j];
-      b.statics[j][b.n] = c.g[j];
-    }
-    b.keys[b.n] = std::uint64_t{slot} << 32 | c.slot;
-    if (++b.n == batch_pairs) flush(b, kind, c.kind, isa, t.pairs);
-  }
+  batch_overlapping<ShapeKind::segment>(shape, box, slot, c, c + near.ends[0], isa, t);
+  batch_overlapping<ShapeKind::circle>(shape, box, slot, c + near.ends[0], c + near.ends[1], isa, t);
+  batch_overlapping<ShapeKind::box>(shape, box, slot, c + near.ends[1], c + near.ends[2], isa, t);
 }
 
 void StaticContacts::find(const Scene& dynamic, const Owners& dynamic_owners, const GridIndex& statics,
@@ -151,22 +175,18 @@ void StaticContacts::find(const Scene& dynamic, const Owners& dynamic_owners, co
                           const std::uint32_t slot = dynamic_owners[k][i];
                           // Each list is a block of its own: fetch the one a few shapes
                           // ahead while this one is tested.
-                          if (i + prefetch_ahead < r.end()) {
-                            const Candidate* ahead = near_[dynamic_owners[k][i + prefetch_ahead]].statics.data();
-                            __builtin_prefetch(ahead);
-                            __builtin_prefetch(ahead + 2);
-                          }
+                          if (i + prefetch_ahead < r.end()) prefetch(near_[dynamic_owners[k][i + prefetch_ahead]]);
                           switch (kind) {
                             case ShapeKind::segment:
-                              pairs_of(dynamic.segment(i), kind, slot, margin, isa, statics, static_scene,
+                              pairs_of(dynamic.segment(i), slot, margin, isa, statics, static_scene,
                                        static_owners, t);
                               break;
                             case ShapeKind::circle:
-                              pairs_of(dynamic.circle(i), kind, slot, margin, isa, statics, static_scene,
+                              pairs_of(dynamic.circle(i), slot, margin, isa, statics, static_scene,
                                        static_owners, t);
                               break;
                             case ShapeKind::box:
-                              pairs_of(dynamic.box(i), kind, slot, margin, isa, statics, static_scene, static_owners,
+                              pairs_of(dynamic.box(i), slot, margin, isa, statics, static_scene, static_owners,
                                        t);
                               break;
                           }
@@ -183,12 +203,6 @@ void StaticContacts::release_memory() {
   std::vector<Near>().swap(near_);
   scratch_.clear();
   ++epoch_;
-}
-
-std::size_t StaticContacts::kept() const {
-  std::size_t n = 0;
-  for (const Near& near : near_) n += near.statics.size();
-  return n;
 }
 
 }  // namespace hitgrid

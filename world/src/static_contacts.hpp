@@ -50,19 +50,20 @@ class StaticContacts {
   /// Gives back the lists (the next find() builds them again).
   void release_memory();
 
-  /// Static shapes kept in the lists, for the memory statement.
-  std::size_t kept() const;
-
  private:
+  /// A static shape in a list: its packed geometry (pair_kernels.hpp: segment a b, circle
+  /// c r, box min max), from which its bounds follow, and its slot. 20 bytes, so that a
+  /// list of a dozen shapes is a few cache lines.
   struct Candidate {
-    float g[4];  // the packed geometry (pair_kernels.hpp: segment a b, circle c r, box min max)
-    Aabb box;
+    float g[4];
     std::uint32_t slot;
-    ShapeKind kind;
   };
   struct Near {
     Aabb slack;
     std::uint64_t epoch = 0;  // the lists are current when this is epoch_
+    // The statics by kind: segments, then circles, then boxes; ends[k] is where kind k's
+    // run ends.
+    std::array<std::uint32_t, 3> ends{};
     std::vector<Candidate> statics;
   };
   /// The exact tests waiting for one kind of pair (dynamic kind, static kind): each
@@ -80,11 +81,16 @@ class StaticContacts {
     std::array<Batch, 9> batches;  // by 3 * dynamic kind + static kind
   };
 
+  template <ShapeKind static_kind, class S>
+  static void batch_overlapping(const S& shape, const Aabb& box, std::uint32_t slot, const Candidate* begin,
+                                const Candidate* end, Isa isa, Scratch& t);
   template <class S>
-  void pairs_of(const S& shape, ShapeKind kind, std::uint32_t slot, float margin, Isa isa, const GridIndex& statics,
+  void pairs_of(const S& shape, std::uint32_t slot, float margin, Isa isa, const GridIndex& statics,
                 const Scene& static_scene, const Owners& static_owners, Scratch& t);
-  const std::vector<Candidate>& near_statics(const Aabb& box, std::uint32_t slot, const GridIndex& statics,
+  const Near& near_statics(const Aabb& box, std::uint32_t slot, const GridIndex& statics,
                                              const Scene& static_scene, const Owners& static_owners, Scratch& t);
+  /// Starts fetching a list that will be read soon.
+  static void prefetch(const Near& near);
   static void flush(Batch& b, ShapeKind dynamic_kind, ShapeKind static_kind, Isa isa, std::vector<std::uint64_t>& out);
 
   std::uint64_t epoch_ = 1;
