@@ -1,0 +1,59 @@
+// Lines tangent to two circles, which side of one a point is on, and in which order a
+// point moving along a segment crosses two of them, exactly: the predicates of a rope
+// wrapped around circle pegs (a point is a circle of radius 0).
+//
+//   // The rope leaves circle a with a on its left (+1) or right (-1), and reaches b the
+//   // same way: the line it runs along, directed from a towards b.
+//   hitgrid::TangentLine line{a, +1, b, -1};
+//   if (hitgrid::tangent_exists(line)) {
+//     int s = hitgrid::side_of(line, p);                        // +1: p left of the line
+//     int o = hitgrid::compare_tangent_crossings(p, q, line, other);  // -1: line first
+//   }
+//
+// The line. With e = b.c - a.c, rho = sb b.r - sa a.r and D = |e|^2 - rho^2, the line's
+// unit normal pointing to its left is n = (rho e + sqrt(D) perp(e)) / |e|^2 (perp(x, y) =
+// (-y, x)), and f(x) = n . (x - a.c) + sa a.r is the signed distance of x from it: a's
+// centre lies at distance a.r on side sa and b's at distance b.r on side sb. It exists
+// when D > 0: two circles apart have four such lines, nested or overlapping circles fewer
+// (D <= 0: tangent_exists is false, and the other functions must not be asked).
+//
+// The crossing order. The point moves as p + t (q - p); it is on the line at the time
+// t = f(p) / (f(p) - f(q)) unless the line is parallel to q - p. compare_tangent_crossings
+// returns the sign of t1 - t2, whatever the times (they need not lie in [0, 1]); a line
+// parallel to the path is never crossed and ranks after every line that is, two such
+// compare equal (0), as compare_crossings (line_crossing.hpp) does for lines through two
+// points, which this reduces to for circles of radius 0.
+//
+// Exact for all finite float32 inputs (docs/contracts.md, contract 1): |e|^2 f(x) is
+// A + B sqrt(D) with integer polynomials A and B of degree 3 and 2 in the inputs, and
+// sign(t1 - t2) is the sign of a number p + q sqrt(D2) with p, q in Z[sqrt(D1)], found by
+// squaring twice (a polynomial of degree 20), on big integers (core/src/big_int.hpp,
+// radical_sign.hpp). No time, root or distance is rounded.
+#pragma once
+
+#include "hitgrid/core/shapes.hpp"
+#include "hitgrid/core/vec2.hpp"
+
+namespace hitgrid {
+
+/// The line along which a rope runs from circle a to circle b, with a on side sa and b on
+/// side sb of its direction (+1: left, -1: right).
+struct TangentLine {
+  Circle a;
+  int sa = 1;
+  Circle b;
+  int sb = 1;
+};
+
+/// Whether the line exists (D > 0 above): the circles' centres differ and the circles do
+/// not overlap or nest in the way the sides exclude.
+bool tangent_exists(const TangentLine& line);
+
+/// The side of the line x lies on: +1 left, -1 right, 0 on it. Requires tangent_exists.
+int side_of(const TangentLine& line, Vec2 x);
+
+/// The sign of t1 - t2, the times at which p + t (q - p) is on line1 and on line2 (see the
+/// header comment). Requires tangent_exists for both.
+int compare_tangent_crossings(Vec2 p, Vec2 q, const TangentLine& line1, const TangentLine& line2);
+
+}  // namespace hitgrid

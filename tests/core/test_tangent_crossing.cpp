@@ -1,0 +1,172 @@
+// Tangent lines of two circles (core/tangent_crossing.hpp) against references that work
+// from the definition: the line's normal computed with a square root in 16,000-bit
+// floating point, the side and the crossing times from it. On random circles and paths;
+// on ties built by symmetry (a line and its mirror image across the path's line cross it
+// at the same point) and one ulp from them; on lines parallel to the path; on circles of
+// radius 0 against compare_crossings; in frames from 1e-30 to 1e30.
+#include "hitgrid/core/tangent_crossing.hpp"
+
+#include <catch2/catch.hpp>
+#include <gmpxx.h>
+
+#include "geometry_reference.hpp"
+#include "hitgrid/core/line_crossing.hpp"
+
+namespace hitgrid {
+namespace {
+
+using namespace geomtest;
+
+constexpr mp_bitcnt_t precision = 16000;
+
+mpf_class F(float v) { return mpf_class(static_cast<double>(v), precision); }
+
+/// The line's normal n (unit, to its left) and offset: f(x) = n . x + c.
+struct RefLine {
+  mpf_class nx{0, precision}, ny{0, precision}, c{0, precision};
+  explicit RefLine(const TangentLine& l) {
+    const mpf_class ex = F(l.b.c.x) - F(l.a.c.x), ey = F(l.b.c.y) - F(l.a.c.y);
+    const mpf_class rho = l.sb * F(l.b.r) - l.sa * F(l.a.r);
+    const mpf_class len2 = ex * ex + ey * ey;
+    const mpf_class root = sqrt(mpf_class(len2 - rho * rho, precision));
+    nx = (rho * ex - root * ey) / len2;
+    ny = (rho * ey + root * ex) / len2;
+    c = -(nx * F(l.a.c.x) + ny * F(l.a.c.y)) + l.sa * F(l.a.r);
+  }
+  mpf_class f(Vec2 x) const { return nx * F(x.x) + ny * F(x.y) + c; }
+};
+
+/// Values this far from zero are zero: every nonzero quantity compared here (a degree-6
+/// number of degree 4 over the rationals, in float inputs) is above 2^-6000, and the
+/// evaluation errs by less than 2^-15000.
+int sign_of_value(const mpf_class& v) {
+  static const mpf_class tiny = mpf_class(1, precision) >> 8000;
+  return abs(v) < tiny ? 0 : sgn(v);
+}
+
+bool exists_reference(const TangentLine& l) {
+  const mpq_class ex = Q(l.b.c.x) - Q(l.a.c.x), ey = Q(l.b.c.y) - Q(l.a.c.y);
+  const mpq_class rho = l.sb * Q(l.b.r) - l.sa * Q(l.a.r);
+  return sgn(ex * ex + ey * ey - rho * rho) > 0;
+}
+
+int compare_reference(Vec2 p, Vec2 q, const TangentLine& l1, const TangentLine& l2) {
+  const RefLine r1(l1), r2(l2);
+  const mpf_class f1p = r1.f(p), f1q = r1.f(q), f2p = r2.f(p), f2q = r2.f(q);
+  const int d1 = sign_of_value(f1p - f1q), d2 = sign_of_value(f2p - f2q);
+  if (d1 == 0 || d2 == 0) return (d1 == 0) - (d2 == 0);
+  // t1 - t2 = (f1p (f2p - f2q) - f2p (f1p - f1q)) / ((f1p - f1q) (f2p - f2q))
+  return sign_of_value(f1p * (f2p - f2q) - f2p * (f1p - f1q)) * d1 * d2;
+}
+
+Circle random_circle(Rng& rng, const Frame& f) {
+  const Vec2 c = frame_point(f, rng.between(-20, 20), rng.between(-20, 20));
+  const float r = rng.chance(0.2) ? 0.0f : pitch(f, rng.between(1, 6));
+  return {c, r};
+}
+int random_side(Rng& rng) { return rng.chance(0.5) ? 1 : -1; }
+
+TangentLine random_line(Rng& rng, const Frame& f) {
+  for (;;) {
+    const TangentLine l{random_circle(rng, f), random_side(rng), random_circle(rng, f), random_side(rng)};
+    if (tangent_exists(l)) return l;
+  }
+}
+
+bool agrees(Vec2 p, Vec2 q, const TangentLine& l1, const TangentLine& l2) {
+  const int want = compare_reference(p, q, l1, l2);
+  return compare_tangent_crossings(p, q, l1, l2) == want && compare_tangent_crossings(p, q, l2, l1) == -want;
+}
+
+}  // namespace
+
+TEST_CASE("tangent lines: hand-worked", "[geometry][tangent_crossing]") {
+  // Circles of radius 1 at (0, 0) and (4, 0), both on the left of a line directed +x:
+  // above it, so the line is y = -1.
+  const TangentLine below{{{0, 0}, 1}, 1, {{4, 0}, 1}, 1};
+  REQUIRE(tangent_exists(below));
+  CHECK(side_of(below, {2, 0}) == 1);
+  CHECK(side_of(below, {2, -1}) == 0);
+  CHECK(side_of(below, {-7, -2}) == -1);
+  // The crossing line (a on the left, b on the right) passes through (2, 0).
+  const TangentLine across{{{0, 0}, 1}, 1, {{4, 0}, 1}, -1};
+  CHECK(side_of(across, {2, 0}) == 0);
+  // Nested and overlapping circles: no outer line when one holds the other, no crossing
+  // line when they overlap; equal centres: none.
+  CHECK_FALSE(tangent_exists({{{0, 0}, 5}, 1, {{1, 0}, 1}, 1}));
+  CHECK_FALSE(tangent_exists({{{0, 0}, 1}, 1, {{1, 0}, 1}, -1}));
+  CHECK(tangent_exists({{{0, 0}, 1}, 1, {{1, 0}, 1}, 1}));
+  CHECK_FALSE(tangent_exists({{{0, 0}, 0}, 1, {{0, 0}, 0}, 1}));
+  // Moving down x = 2 from y = 3 to y = -3: `across` (through (2, 0)) before `below`.
+  CHECK(compare_tangent_crossings({2, 3}, {2, -3}, across, below) == -1);
+  CHECK(compare_tangent_crossings({2, 3}, {2, -3}, below, across) == 1);
+  // Moving along y = 5: parallel to `below`, never crossed, last.
+  CHECK(compare_tangent_crossings({0, 5}, {9, 5}, below, across) == 1);
+  CHECK(compare_tangent_crossings({0, 5}, {9, 5}, below, below) == 0);
+}
+
+TEST_CASE("tangent lines: existence and sides agree with the definition", "[geometry][tangent_crossing]") {
+  Rng rng(31);
+  for (int i = 0; i < 4000; ++i) {
+    const Frame& f = any_frame(rng);
+    const TangentLine l{random_circle(rng, f), random_side(rng), random_circle(rng, f), random_side(rng)};
+    INFO(f.name << " " << hex(l.a.c) << " " << l.a.r << " " << l.sa << " " << hex(l.b.c) << " " << l.b.r << " "
+                << l.sb);
+    REQUIRE(tangent_exists(l) == exists_reference(l));
+    if (!tangent_exists(l)) continue;
+    const RefLine ref(l);
+    // The centres at their radii, on their sides; points on and off the line.
+    CHECK(side_of(l, l.a.c) == (l.a.r == 0.0f ? 0 : l.sa));
+    CHECK(side_of(l, l.b.c) == (l.b.r == 0.0f ? 0 : l.sb));
+    const Vec2 x = frame_point(f, rng.between(-30, 30), rng.between(-30, 30));
+    CHECK(side_of(l, x) == sign_of_value(ref.f(x)));
+  }
+}
+
+TEST_CASE("tangent crossings: random lines and paths", "[geometry][tangent_crossing]") {
+  Rng rng(32);
+  for (int i = 0; i < 3000; ++i) {
+    const Frame& f = any_frame(rng);
+    const TangentLine l1 = random_line(rng, f), l2 = random_line(rng, f);
+    const Vec2 p = frame_point(f, rng.between(-30, 30), rng.between(-30, 30));
+    const Vec2 q = frame_point(f, rng.between(-30, 30), rng.between(-30, 30));
+    INFO(f.name << " path " << hex(p) << " " << hex(q));
+    REQUIRE(agrees(p, q, l1, l2));
+  }
+}
+
+TEST_CASE("tangent crossings: mirror-image ties, and one ulp from them", "[geometry][tangent_crossing]") {
+  Rng rng(33);
+  int ties = 0;
+  for (int i = 0; i < 3000; ++i) {
+    const Frame& f = any_frame(rng);
+    // A path along the frame's x axis and a line with its mirror image across it: both
+    // cross the axis at the same point (if they cross it at all).
+    const TangentLine l = random_line(rng, f);
+    auto mirror = [&](Circle c) { return Circle{{c.c.x, frame_coord(f.offset_y, 1.0, 0) * 2 - c.c.y}, c.r}; };
+    const TangentLine m{mirror(l.a), -l.sa, mirror(l.b), -l.sb};
+    Vec2 p = frame_point(f, rng.between(-30, 30), 0), q = frame_point(f, rng.between(-30, 30), 0);
+    if (rng.chance(0.3)) p.x = nudge(rng, p.x), q.y = nudge(rng, q.y);
+    INFO(f.name << " path " << hex(p) << " " << hex(q));
+    if (!tangent_exists(m)) continue;  // (the mirror of an existing line exists; a rounded one may not)
+    const int want = compare_reference(p, q, l, m);
+    ties += want == 0;
+    REQUIRE(agrees(p, q, l, m));
+  }
+  CHECK(ties > 1000);
+}
+
+TEST_CASE("tangent crossings of circles of radius 0 are compare_crossings", "[geometry][tangent_crossing]") {
+  Rng rng(34);
+  for (int i = 0; i < 3000; ++i) {
+    const Frame& f = any_frame(rng);
+    auto point = [&] { return frame_point(f, rng.between(-10, 10), rng.between(-10, 10)); };
+    const Vec2 a1 = point(), b1 = point(), a2 = point(), b2 = point(), p = point(), q = point();
+    if (a1 == b1 || a2 == b2) continue;
+    const TangentLine l1{{a1, 0}, random_side(rng), {b1, 0}, random_side(rng)};
+    const TangentLine l2{{a2, 0}, random_side(rng), {b2, 0}, random_side(rng)};
+    REQUIRE(compare_tangent_crossings(p, q, l1, l2) == compare_crossings(p, q, a1, b1, a2, b2));
+  }
+}
+
+}  // namespace hitgrid
