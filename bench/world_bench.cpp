@@ -6,8 +6,10 @@
 //   box2d_frame/N      Box2D 2.4's b2BroadPhase on the same boxes and moves: MoveProxy for
 //                      every shape, UpdatePairs (one thread; broad phase only, fat boxes);
 //   frame_casts/N/T/C  frame, then C nearest-hit casts into the frame just stepped;
-//   static_plus/S/D/T  S static segments (uniform) and D moving circles: move the circles +
-//                      step, against circles_alone/D/T, the same circles with no statics;
+//   static_plus/S/D/T/M  S static segments (uniform) and D moving circles: move the circles
+//                      + step, against circles_alone/D/T/M, the same circles with no
+//                      statics; M = 0: each circle steps a tenth of its radius and back,
+//                      M = 1: each drifts on, a tenth of its radius per frame;
 //   cast/L/T/W/B       casts into 1M static uniform segments: segments of length L (0: rays to
 //                      infinity), all hits or the nearest (W), one at a time or B per batch
 //                      on T threads; items per second are casts per second.
@@ -175,7 +177,7 @@ BENCHMARK(box2d_frame)->Arg(100'000)->Unit(benchmark::kMillisecond)->UseRealTime
 
 /// D moving circles (from the mixed family's circles, or made on the uniform world) over
 /// S static uniform segments.
-void circles_over_statics(benchmark::State& state, std::uint64_t statics, std::uint64_t circles) {
+void circles_over_statics(benchmark::State& state, std::uint64_t statics, std::uint64_t circles, bool drift) {
   WorldOptions o;
   o.threads = static_cast<unsigned>(state.range(2));
   World world(o);
@@ -199,20 +201,45 @@ void circles_over_statics(benchmark::State& state, std::uint64_t statics, std::u
   const std::vector<ShapeHandle> handles = create_all(world, start, BodyType::dynamic_body);
   world.step();  // builds the static grid once
   std::size_t f = 0;
+  std::vector<Shape> drifted(start.size());
   for (auto _ : state) {
-    world.move(handles, moved[f++ & 1]);
+    if (drift) {
+      // Steadily right, a twentieth of the size per frame, back to the start every 200
+      // frames (one frame in 200 moves every circle far).
+      const float dx = 0.05f * static_cast<float>(f++ % 200);
+      for (std::size_t i = 0; i < start.size(); ++i) {
+        const Circle& c = std::get<Circle>(start[i]);
+        drifted[i] = Circle{{c.c.x + dx, c.c.y}, c.r};
+      }
+      world.move(handles, drifted);
+    } else {
+      world.move(handles, moved[f++ & 1]);
+    }
     world.step();
   }
   state.counters["pairs"] = static_cast<double>(world.pairs().size());
 }
 void static_plus(benchmark::State& state) {
-  circles_over_statics(state, static_cast<std::uint64_t>(state.range(0)), static_cast<std::uint64_t>(state.range(1)));
+  circles_over_statics(state, static_cast<std::uint64_t>(state.range(0)), static_cast<std::uint64_t>(state.range(1)),
+                       state.range(3) != 0);
 }
 void circles_alone(benchmark::State& state) {
-  circles_over_statics(state, 0, static_cast<std::uint64_t>(state.range(1)));
+  circles_over_statics(state, 0, static_cast<std::uint64_t>(state.range(1)), state.range(3) != 0);
 }
-BENCHMARK(static_plus)->Args({1'000'000, 10'000, 1})->Args({1'000'000, 10'000, 2})->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(circles_alone)->Args({0, 10'000, 1})->Args({0, 10'000, 2})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(static_plus)
+    ->Args({1'000'000, 10'000, 1, 0})
+    ->Args({1'000'000, 10'000, 2, 0})
+    ->Args({1'000'000, 10'000, 1, 1})
+    ->Args({1'000'000, 10'000, 2, 1})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(circles_alone)
+    ->Args({0, 10'000, 1, 0})
+    ->Args({0, 10'000, 2, 0})
+    ->Args({0, 10'000, 1, 1})
+    ->Args({0, 10'000, 2, 1})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 /// The world of the cast benchmarks: 1M static uniform segments, built once. One world per
 /// thread count.

@@ -145,6 +145,9 @@ struct GridIndex::Impl {
     CandidateBuffer candidates;  // (query, position in the home grid's columns)
     CachedVector<TiledGrid::NearShape> near;
     PairKeyList keys;  // query << 32 | shape (global indices)
+    /// Set: every candidate is kept here, with its geometry, and nothing is tested
+    /// exactly (GridIndex::candidates).
+    std::vector<IndexedShape>* candidates_out = nullptr;
     /// A ray or line query instead of a shape: its exact test on a packed shape.
     const void* line = nullptr;
     bool (*line_test)(const void* line, ShapeKind kind, const float* g) = nullptr;
@@ -165,9 +168,16 @@ struct GridIndex::Impl {
     for (std::uint32_t i = 0; i < t.candidates.count; ++i) {
       const std::uint32_t q = t.candidates.a[i];
       const HomeGrid::Item& item = home.item_at(t.candidates.b[i]);
-      if (t.hits(q, kinds.kind(item.shape), item.g)) t.keys.push_back(std::uint64_t{q} << 32 | item.shape);
+      if (t.candidates_out)
+        t.candidates_out->push_back(indexed(kinds, item.shape, item.g));
+      else if (t.hits(q, kinds.kind(item.shape), item.g))
+        t.keys.push_back(std::uint64_t{q} << 32 | item.shape);
     }
     t.candidates.count = 0;
+  }
+
+  static IndexedShape indexed(const KindRanges& kinds, std::uint32_t shape, const float* g) {
+    return {kinds.id(shape), {g[0], g[1], g[2], g[3]}};
   }
 
   /// The home cells where a small shape meeting `box` can have its home: the box's rows
@@ -308,7 +318,9 @@ struct GridIndex::Impl {
     std::sort(t.near.begin(), t.near.end(), [](const auto& a, const auto& b) { return a.shape < b.shape; });
     for (std::size_t i = 0; i < t.near.size(); ++i) {
       if (i > 0 && t.near[i].shape == t.near[i - 1].shape) continue;  // one per tile it spans
-      if (t.hits(q, grid.kinds.kind(t.near[i].shape), t.near[i].g))
+      if (t.candidates_out)
+        t.candidates_out->push_back(indexed(grid.kinds, t.near[i].shape, t.near[i].g));
+      else if (t.hits(q, grid.kinds.kind(t.near[i].shape), t.near[i].g))
         t.keys.push_back(std::uint64_t{q} << 32 | t.near[i].shape);
     }
   }
@@ -371,6 +383,25 @@ void GridIndex::touching_shape(const S& shape, ShapeKind kind, std::vector<Shape
   std::sort(t.keys.begin(), t.keys.end());
   out.resize(t.keys.size());
   for (std::size_t i = 0; i < t.keys.size(); ++i) out[i] = index.grid.kinds.id(static_cast<std::uint32_t>(t.keys[i]));
+}
+
+void GridIndex::candidates(const Aabb& box, std::vector<IndexedShape>& out) const {
+  out.clear();
+  if (size() == 0) return;
+  impl_->columns();
+  const Impl& index = *impl_;
+  Impl::Scratch t;
+  t.index = &index;
+  t.single = {box, {box.min.x, box.min.y, box.max.x, box.max.y}};
+  t.single_kind = ShapeKind::box;
+  t.candidates_out = &out;
+  t.candidates.flush = &Impl::flush;
+  t.candidates.context = &t;
+  index.query(0, t);
+  Impl::flush(&t);
+  // (Each shape is found once: a small one in its home cell, a large one once however
+  // many tiles it spans.)
+  std::sort(out.begin(), out.end(), [](const IndexedShape& a, const IndexedShape& b) { return a.id < b.id; });
 }
 
 void GridIndex::touching(const Segment& s, std::vector<ShapeId>& out) const {

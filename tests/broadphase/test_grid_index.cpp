@@ -6,7 +6,9 @@
 #include <tbb/global_control.h>
 #include <tbb/task_arena.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <functional>
 #include <vector>
 
 #include "hitgrid/broadphase/grid_index.hpp"
@@ -155,6 +157,64 @@ TEST_CASE("a grid index finds exactly the shapes one query shape touches, long s
         seen += want.size();
         CHECK(got == want);
       });
+    }
+  }
+  CHECK(seen > 0);
+}
+
+TEST_CASE("a grid index lists every shape touching a box among its candidates, with their geometry", "[grid]") {
+  std::size_t seen = 0;
+  for (const auto& [name, scene] : test::broadphase_scenes(1500)) {
+    const Aabb world = scene.bounds();
+    for (float cell : {0.0f, 0.25f, 4.0f}) {
+      FindPairsOptions o;
+      o.cell_size = cell;
+      const GridIndex index(scene, o);
+      // Boxes: the bounds of the scene's own shapes (so every shape's box meets at least
+      // its own), grown and shrunk to zero size at a corner, the whole world, beyond it.
+      std::vector<Aabb> boxes{world, {{world.max.x + 1, world.min.y}, {world.max.x + 2, world.max.y}},
+                              {{world.min.x - 5, world.min.y - 5}, {world.min.x, world.min.y}}};
+      std::uint32_t k = 0;
+      for_each_shape(scene, [&](ShapeId, const auto& shape) {
+        if (k++ % 23 != 0) return;
+        const Aabb b = bounds(shape);
+        boxes.push_back(b);
+        boxes.push_back({b.max, b.max});
+        boxes.push_back(grown(b, 0.5f));
+      });
+      std::vector<IndexedShape> got;
+      for (const Aabb& box : boxes) {
+        INFO(name << ", cell " << cell << ", box (" << box.min.x << ", " << box.min.y << ") (" << box.max.x << ", "
+                  << box.max.y << ")");
+        // Every shape touching the box is listed; every shape listed has bounds meeting it.
+        std::vector<ShapeId> touching, bounds_meeting;
+        for_each_shape(scene, [&](ShapeId s, const auto& other) {
+          if (intersects(Box{box.min, box.max}, other)) touching.push_back(s);
+          if (overlaps(box, bounds(other))) bounds_meeting.push_back(s);
+        });
+        index.candidates(box, got);
+        std::vector<ShapeId> got_ids;
+        for (const IndexedShape& f : got) {
+          got_ids.push_back(f.id);
+          // The geometry, packed as the pair kernels take it.
+          const float* g = f.g;
+          switch (f.id.kind()) {
+            case ShapeKind::segment:
+              CHECK(scene.segment(f.id.index()) == Segment{{g[0], g[1]}, {g[2], g[3]}});
+              break;
+            case ShapeKind::circle:
+              CHECK(scene.circle(f.id.index()) == Circle{{g[0], g[1]}, g[2]});
+              break;
+            case ShapeKind::box:
+              CHECK(scene.box(f.id.index()) == Box{{g[0], g[1]}, {g[2], g[3]}});
+              break;
+          }
+        }
+        seen += touching.size();
+        CHECK(std::adjacent_find(got_ids.begin(), got_ids.end(), std::greater_equal<>()) == got_ids.end());
+        CHECK(std::includes(got_ids.begin(), got_ids.end(), touching.begin(), touching.end()));
+        CHECK(std::includes(bounds_meeting.begin(), bounds_meeting.end(), got_ids.begin(), got_ids.end()));
+      }
     }
   }
   CHECK(seen > 0);

@@ -34,9 +34,12 @@ void pack(const Circle& c, float* g) { g[0] = c.c.x, g[1] = c.c.y, g[2] = c.r, g
 void pack(const Box& b, float* g) { g[0] = b.min.x, g[1] = b.min.y, g[2] = b.max.x, g[3] = b.max.y; }
 std::variant<Segment, Circle, Box> unpack(ShapeKind kind, const float* g) {
   switch (kind) {
-    case ShapeKind::segment: return Segment{{g[0], g[1]}, {g[2], g[3]}};
-    case ShapeKind::circle: return Circle{{g[0], g[1]}, g[2]};
-    default: return Box{{g[0], g[1]}, {g[2], g[3]}};
+    case ShapeKind::segment:
+      return Segment{{g[0], g[1]}, {g[2], g[3]}};
+    case ShapeKind::circle:
+      return Circle{{g[0], g[1]}, g[2]};
+    default:
+      return Box{{g[0], g[1]}, {g[2], g[3]}};
   }
 }
 
@@ -63,7 +66,8 @@ simd::PairKind pair_kind(ShapeKind a, ShapeKind b) {
     return hi == ShapeKind::segment  ? simd::PairKind::segment_segment
            : hi == ShapeKind::circle ? simd::PairKind::segment_circle
                                      : simd::PairKind::segment_box;
-  if (lo == ShapeKind::circle) return hi == ShapeKind::circle ? simd::PairKind::circle_circle : simd::PairKind::circle_box;
+  if (lo == ShapeKind::circle)
+    return hi == ShapeKind::circle ? simd::PairKind::circle_circle : simd::PairKind::circle_box;
   return simd::PairKind::box_box;
 }
 
@@ -89,29 +93,27 @@ void StaticContacts::prefetch(const Near& near) {
   for (std::size_t at = 0; at < bytes; at += 64) __builtin_prefetch(p + at);
 }
 
-const StaticContacts::Near& StaticContacts::near_statics(const Aabb& box, std::uint32_t slot,
-                                                         const GridIndex& statics, const Scene& static_scene,
+const StaticContacts::Near& StaticContacts::near_statics(const Aabb& box, std::uint32_t slot, const GridIndex& statics,
                                                          const Owners& static_owners, Scratch& t) {
   Near& near = near_[slot];
   if (near.epoch != epoch_ || !contains(near.slack, box)) {
     near.slack = grown(box, slack_of(box, statics.cell_size()));
     near.epoch = epoch_;
     near.statics.clear();
-    statics.touching(Box{near.slack.min, near.slack.max}, t.found);
-    for (std::size_t k = 0; k < 3; ++k) {
-      for (ShapeId id : t.found) {
-        if (static_cast<std::size_t>(id.kind()) != k) continue;
-        Candidate c;
-        c.slot = static_owners[k][id.index()];
-        switch (id.kind()) {
-          case ShapeKind::segment: pack(static_scene.segment(id.index()), c.g); break;
-          case ShapeKind::circle: pack(static_scene.circle(id.index()), c.g); break;
-          case ShapeKind::box: pack(static_scene.box(id.index()), c.g); break;
-        }
-        near.statics.push_back(c);
-      }
-      near.ends[k] = static_cast<std::uint32_t>(near.statics.size());
+    // The statics that touch the slack box and maybe a few more (the grid's candidates),
+    // in id order, so grouped by kind.
+    statics.candidates(near.slack, t.found);
+    near.ends = {};
+    for (const IndexedShape& f : t.found) {
+      const auto k = static_cast<std::size_t>(f.id.kind());
+      Candidate c;
+      c.slot = static_owners[k][f.id.index()];
+      std::copy(f.g, f.g + 4, c.g);
+      near.statics.push_back(c);
+      ++near.ends[k];
     }
+    near.ends[1] += near.ends[0];
+    near.ends[2] += near.ends[1];
   }
   return near;
 }
@@ -141,9 +143,9 @@ void StaticContacts::batch_overlapping(const S& shape, const Aabb& box, std::uin
 
 template <class S>
 void StaticContacts::pairs_of(const S& shape, std::uint32_t slot, float margin, Isa isa, const GridIndex& statics,
-                              const Scene& static_scene, const Owners& static_owners, Scratch& t) {
+                              const Owners& static_owners, Scratch& t) {
   const Aabb box = grown(bounds(shape), margin);
-  const Near& near = near_statics(box, slot, statics, static_scene, static_owners, t);
+  const Near& near = near_statics(box, slot, statics, static_owners, t);
   const Candidate* c = near.statics.data();
   if (margin != 0.0f) {
     for (std::uint32_t i = 0, k = 0; i < near.statics.size(); ++i) {
@@ -160,41 +162,38 @@ void StaticContacts::pairs_of(const S& shape, std::uint32_t slot, float margin, 
 }
 
 void StaticContacts::find(const Scene& dynamic, const Owners& dynamic_owners, const GridIndex& statics,
-                          const Scene& static_scene, const Owners& static_owners, float margin, std::size_t slots,
-                          Isa isa, std::vector<std::uint64_t>& out) {
+                          const Owners& static_owners, float margin, std::size_t slots, Isa isa,
+                          std::vector<std::uint64_t>& out) {
   if (statics.size() == 0 || dynamic.empty()) return;
   if (near_.size() < slots) near_.resize(slots);
   for (Scratch& t : scratch_) t.pairs.clear();
   for (std::size_t k = 0; k < 3; ++k) {
     const auto kind = static_cast<ShapeKind>(k);
-    detail::parallel_for(tbb::blocked_range<std::uint32_t>(0, static_cast<std::uint32_t>(dynamic.count(kind)),
-                                                        shapes_per_task),
-                      [&](const tbb::blocked_range<std::uint32_t>& r) {
-                        Scratch& t = scratch_.local();
-                        for (std::uint32_t i = r.begin(); i != r.end(); ++i) {
-                          const std::uint32_t slot = dynamic_owners[k][i];
-                          // Each list is a block of its own: fetch the one a few shapes
-                          // ahead while this one is tested.
-                          if (i + prefetch_ahead < r.end()) prefetch(near_[dynamic_owners[k][i + prefetch_ahead]]);
-                          switch (kind) {
-                            case ShapeKind::segment:
-                              pairs_of(dynamic.segment(i), slot, margin, isa, statics, static_scene,
-                                       static_owners, t);
-                              break;
-                            case ShapeKind::circle:
-                              pairs_of(dynamic.circle(i), slot, margin, isa, statics, static_scene,
-                                       static_owners, t);
-                              break;
-                            case ShapeKind::box:
-                              pairs_of(dynamic.box(i), slot, margin, isa, statics, static_scene, static_owners,
-                                       t);
-                              break;
-                          }
-                        }
-                        // What is left in this task's batches.
-                        for (std::size_t s = 0; s < 3; ++s)
-                          flush(t.batches[3 * k + s], kind, static_cast<ShapeKind>(s), isa, t.pairs);
-                      });
+    detail::parallel_for(
+        tbb::blocked_range<std::uint32_t>(0, static_cast<std::uint32_t>(dynamic.count(kind)), shapes_per_task),
+        [&](const tbb::blocked_range<std::uint32_t>& r) {
+          Scratch& t = scratch_.local();
+          for (std::uint32_t i = r.begin(); i != r.end(); ++i) {
+            const std::uint32_t slot = dynamic_owners[k][i];
+            // Each list is a block of its own: fetch the one a few shapes
+            // ahead while this one is tested.
+            if (i + prefetch_ahead < r.end()) prefetch(near_[dynamic_owners[k][i + prefetch_ahead]]);
+            switch (kind) {
+              case ShapeKind::segment:
+                pairs_of(dynamic.segment(i), slot, margin, isa, statics, static_owners, t);
+                break;
+              case ShapeKind::circle:
+                pairs_of(dynamic.circle(i), slot, margin, isa, statics, static_owners, t);
+                break;
+              case ShapeKind::box:
+                pairs_of(dynamic.box(i), slot, margin, isa, statics, static_owners, t);
+                break;
+            }
+          }
+          // What is left in this task's batches.
+          for (std::size_t s = 0; s < 3; ++s)
+            flush(t.batches[3 * k + s], kind, static_cast<ShapeKind>(s), isa, t.pairs);
+        });
   }
   for (const Scratch& t : scratch_) out.insert(out.end(), t.pairs.begin(), t.pairs.end());
 }

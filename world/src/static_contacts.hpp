@@ -5,11 +5,12 @@
 // per shape once the static shapes outgrow the cache (a million wall segments: rows and
 // columns far apart in memory), which is most of a frame. Shapes move a little per frame,
 // so each dynamic shape keeps a slack box around its bounds and a copy of the static shapes
-// that touch the slack box (geometry, bounds and slot, side by side). While its bounds
+// that touch the slack box, and maybe a few more (geometry and slot, side by side; the
+// grid's candidates without their exact tests, GridIndex::candidates). While its bounds
 // (grown by the world's margin) stay in the slack box, its static pairs are among that
-// list: a static shape within distance m of the shape has a point in the bounds grown by m,
-// so it touches the slack box. Only a shape that leaves its slack box, or every shape after
-// the static shapes change (invalidate()), asks the grid again. Every pair reported passes
+// list: a static shape within distance m of the shape has a point in the bounds grown by
+// m, so it touches the slack box. Only a shape that leaves its slack box, or every shape after the static
+// shapes change (invalidate()), asks the grid again. Every pair reported passes
 // the exact test (intersects, or within_distance for a margin), so the answer does not
 // depend on what the lists hold, only on the shapes: it is exact and deterministic.
 //
@@ -25,10 +26,10 @@
 #include <vector>
 
 #include "hitgrid/broadphase/grid_index.hpp"
-#include "hitgrid/simd/isa.hpp"
 #include "hitgrid/core/aabb.hpp"
 #include "hitgrid/core/scene.hpp"
 #include "hitgrid/core/shape_id.hpp"
+#include "hitgrid/simd/isa.hpp"
 
 namespace hitgrid {
 
@@ -44,8 +45,8 @@ class StaticContacts {
   /// (margin 0) or lie within distance `margin`, as dynamic << 32 | static, appended to
   /// `out` in no particular order. `slots` bounds the slot numbers. Runs in parallel on
   /// the calling TBB arena; `isa` (concrete) runs the exact tests.
-  void find(const Scene& dynamic, const Owners& dynamic_owners, const GridIndex& statics, const Scene& static_scene,
-            const Owners& static_owners, float margin, std::size_t slots, Isa isa, std::vector<std::uint64_t>& out);
+  void find(const Scene& dynamic, const Owners& dynamic_owners, const GridIndex& statics, const Owners& static_owners,
+            float margin, std::size_t slots, Isa isa, std::vector<std::uint64_t>& out);
 
   /// Gives back the lists (the next find() builds them again).
   void release_memory();
@@ -76,7 +77,7 @@ class StaticContacts {
     std::array<std::uint8_t, batch_pairs> hits;
   };
   struct Scratch {
-    std::vector<ShapeId> found;
+    std::vector<IndexedShape> found;
     std::vector<std::uint64_t> pairs;
     std::array<Batch, 9> batches;  // by 3 * dynamic kind + static kind
   };
@@ -86,9 +87,9 @@ class StaticContacts {
                                 const Candidate* end, Isa isa, Scratch& t);
   template <class S>
   void pairs_of(const S& shape, std::uint32_t slot, float margin, Isa isa, const GridIndex& statics,
-                const Scene& static_scene, const Owners& static_owners, Scratch& t);
-  const Near& near_statics(const Aabb& box, std::uint32_t slot, const GridIndex& statics,
-                                             const Scene& static_scene, const Owners& static_owners, Scratch& t);
+                const Owners& static_owners, Scratch& t);
+  const Near& near_statics(const Aabb& box, std::uint32_t slot, const GridIndex& statics, const Owners& static_owners,
+                           Scratch& t);
   /// Starts fetching a list that will be read soon.
   static void prefetch(const Near& near);
   static void flush(Batch& b, ShapeKind dynamic_kind, ShapeKind static_kind, Isa isa, std::vector<std::uint64_t>& out);

@@ -268,8 +268,8 @@ struct World::State {
       refresh(margin == 0.0f ? std::initializer_list<std::size_t>{static_scene}
                              : std::initializer_list<std::size_t>{static_scene, dynamic_scene});
       static_keys.clear();
-      static_contacts.find(scenes[dynamic_scene], owners[dynamic_scene], index[static_scene], scenes[static_scene],
-                           owners[static_scene], margin, slots.size(), resolve_isa(options.isa), static_keys);
+      static_contacts.find(scenes[dynamic_scene], owners[dynamic_scene], index[static_scene], owners[static_scene],
+                           margin, slots.size(), resolve_isa(options.isa), static_keys);
       if (margin != 0.0f) index[dynamic_scene].pairs_with(scenes[dynamic_scene], self_pairs, margin);
       const auto& dyn = owners[dynamic_scene];
       auto dynamic_slot = [&](ShapeId id) { return dyn[static_cast<std::size_t>(id.kind())][id.index()]; };

@@ -36,6 +36,14 @@ struct CrossPair {
   friend bool operator==(const CrossPair&, const CrossPair&) = default;
 };
 
+/// A shape of the index with its geometry, packed as the pair kernels take it
+/// (simd/pair_kernels.hpp: a segment's a and b, a circle's centre and radius then 0, a
+/// box's min and max).
+struct IndexedShape {
+  ShapeId id;
+  float g[4];
+};
+
 class GridIndex {
  public:
   /// Empty: every query finds nothing.
@@ -71,6 +79,13 @@ class GridIndex {
   /// along the query until the first hit lies well inside.
   void touching(const Ray& ray, const Aabb& window, std::vector<ShapeId>& out) const;
   void touching(const Segment& cast, const Aabb& window, std::vector<ShapeId>& out) const;
+
+  /// The candidates of touching(Box) before their exact tests, with their geometry, into
+  /// `out` (replaced), ascending by id, each once: every shape of the index that touches
+  /// `box` (closed), and maybe others whose bounds meet it (a long segment is kept in the
+  /// cells it crosses, a small shape in its home cell, so which others depends on the
+  /// grid). For a caller that keeps them and tests them against shapes of its own.
+  void candidates(const Aabb& box, std::vector<IndexedShape>& out) const;
 
   /// Every pair of a shape of `queries` and a shape of the index that intersect (closed
   /// shapes: touching counts) or, with a margin m > 0, lie within distance m of each other
