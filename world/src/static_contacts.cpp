@@ -28,6 +28,17 @@ float slack_of(const Aabb& box, float cell) {
   return s <= double{std::numeric_limits<float>::max()} ? static_cast<float>(s) : std::numeric_limits<float>::max();
 }
 
+/// A shape that left its slack box will likely go on the way it went: the new slack box
+/// `next` reaches `slack` further past each side of the old one it crossed. Only ever
+/// larger than `next`, so the lists stay complete whatever the shape does next.
+Aabb ahead(Aabb next, const Aabb& old, const Aabb& box, float slack) {
+  if (box.max.x > old.max.x) next.max.x = finite_float(float_at_least(double{next.max.x} + slack));
+  if (box.min.x < old.min.x) next.min.x = finite_float(float_at_most(double{next.min.x} - slack));
+  if (box.max.y > old.max.y) next.max.y = finite_float(float_at_least(double{next.max.y} + slack));
+  if (box.min.y < old.min.y) next.min.y = finite_float(float_at_most(double{next.min.y} - slack));
+  return next;
+}
+
 /// The packed geometry of a shape (pair_kernels.hpp) and back.
 void pack(const Segment& s, float* g) { g[0] = s.a.x, g[1] = s.a.y, g[2] = s.b.x, g[3] = s.b.y; }
 void pack(const Circle& c, float* g) { g[0] = c.c.x, g[1] = c.c.y, g[2] = c.r, g[3] = 0.0f; }
@@ -97,7 +108,10 @@ const StaticContacts::Near& StaticContacts::near_statics(const Aabb& box, std::u
                                                          const Owners& static_owners, Scratch& t) {
   Near& near = near_[slot];
   if (near.epoch != epoch_ || !contains(near.slack, box)) {
-    near.slack = grown(box, slack_of(box, statics.cell_size()));
+    const float slack = slack_of(box, statics.cell_size());
+    Aabb next = grown(box, slack);
+    if (near.epoch == epoch_) next = ahead(next, near.slack, box, slack);
+    near.slack = next;
     near.epoch = epoch_;
     near.statics.clear();
     // The statics that touch the slack box and maybe a few more (the grid's candidates),
