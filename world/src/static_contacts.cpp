@@ -29,13 +29,13 @@ float slack_of(const Aabb& box, float cell) {
 }
 
 /// A shape that left its slack box will likely go on the way it went: the new slack box
-/// `next` reaches `slack` further past each side of the old one it crossed. Only ever
+/// `next` reaches `reach` further past each side of the old one it crossed. Only ever
 /// larger than `next`, so the lists stay complete whatever the shape does next.
-Aabb ahead(Aabb next, const Aabb& old, const Aabb& box, float slack) {
-  if (box.max.x > old.max.x) next.max.x = finite_float(float_at_least(double{next.max.x} + slack));
-  if (box.min.x < old.min.x) next.min.x = finite_float(float_at_most(double{next.min.x} - slack));
-  if (box.max.y > old.max.y) next.max.y = finite_float(float_at_least(double{next.max.y} + slack));
-  if (box.min.y < old.min.y) next.min.y = finite_float(float_at_most(double{next.min.y} - slack));
+Aabb ahead(Aabb next, const Aabb& old, const Aabb& box, float reach) {
+  if (box.max.x > old.max.x) next.max.x = finite_float(float_at_least(double{next.max.x} + reach));
+  if (box.min.x < old.min.x) next.min.x = finite_float(float_at_most(double{next.min.x} - reach));
+  if (box.max.y > old.max.y) next.max.y = finite_float(float_at_least(double{next.max.y} + reach));
+  if (box.min.y < old.min.y) next.min.y = finite_float(float_at_most(double{next.min.y} - reach));
   return next;
 }
 
@@ -110,7 +110,9 @@ const StaticContacts::Near& StaticContacts::near_statics(const Aabb& box, std::u
   if (near.epoch != epoch_ || !contains(near.slack, box)) {
     const float slack = slack_of(box, statics.cell_size());
     Aabb next = grown(box, slack);
-    if (near.epoch == epoch_) next = ahead(next, near.slack, box, slack);
+    // Two slacks ahead: a shape going on keeps its box about three times as long, for a
+    // list about a third longer.
+    if (near.epoch == epoch_) next = ahead(next, near.slack, box, 2 * slack);
     near.slack = next;
     near.epoch = epoch_;
     near.statics.clear();
