@@ -301,6 +301,18 @@ struct GridIndex::Impl {
     large_near(box, q, t);
   }
 
+  /// One query shape's pairs into t.keys (or its candidates into t.candidates_out), all
+  /// tested.
+  void query_one(const ShapeRecord& shape, ShapeKind kind, Scratch& t) const {
+    t.index = this;
+    t.single = shape;
+    t.single_kind = kind;
+    t.candidates.flush = &flush;
+    t.candidates.context = &t;
+    query(0, t);
+    flush(&t);
+  }
+
   /// Query q's pairs with the large shapes whose boxes meet `box`, into t.keys.
   void large_near(const Aabb& box, std::uint32_t q, Scratch& t) const {
     t.near.clear();
@@ -370,16 +382,11 @@ void GridIndex::touching_shape(const S& shape, ShapeKind kind, std::vector<Shape
   if (size() == 0) return;
   impl_->columns();
   const Impl& index = *impl_;
-  Impl::Scratch t;
-  t.index = &index;
-  t.single = {bounds(shape), {}};
-  t.single_kind = kind;
+  ShapeRecord record{bounds(shape), {}};
   const float* g = reinterpret_cast<const float*>(&shape);  // Segment, Circle, Box: their floats in ShapeRecord order
-  std::copy(g, g + sizeof(S) / sizeof(float), t.single.g);
-  t.candidates.flush = &Impl::flush;
-  t.candidates.context = &t;
-  index.query(0, t);
-  Impl::flush(&t);
+  std::copy(g, g + sizeof(S) / sizeof(float), record.g);
+  Impl::Scratch t;
+  index.query_one(record, kind, t);
   std::sort(t.keys.begin(), t.keys.end());
   out.resize(t.keys.size());
   for (std::size_t i = 0; i < t.keys.size(); ++i) out[i] = index.grid.kinds.id(static_cast<std::uint32_t>(t.keys[i]));
@@ -389,16 +396,9 @@ void GridIndex::candidates(const Aabb& box, std::vector<IndexedShape>& out) cons
   out.clear();
   if (size() == 0) return;
   impl_->columns();
-  const Impl& index = *impl_;
   Impl::Scratch t;
-  t.index = &index;
-  t.single = {box, {box.min.x, box.min.y, box.max.x, box.max.y}};
-  t.single_kind = ShapeKind::box;
   t.candidates_out = &out;
-  t.candidates.flush = &Impl::flush;
-  t.candidates.context = &t;
-  index.query(0, t);
-  Impl::flush(&t);
+  impl_->query_one({box, {box.min.x, box.min.y, box.max.x, box.max.y}}, ShapeKind::box, t);
   // (Each shape is found once: a small one in its home cell, a large one once however
   // many tiles it spans.)
   std::sort(out.begin(), out.end(), [](const IndexedShape& a, const IndexedShape& b) { return a.id < b.id; });
