@@ -4,13 +4,13 @@
 // on ties built by symmetry (a line and its mirror image across the path's line cross it
 // at the same point) and one ulp from them; on lines parallel to the path; on circles of
 // radius 0 against compare_crossings; in frames from 1e-30 to 1e30.
-#include "hitgrid/core/tangent_crossing.hpp"
+#include <gmpxx.h>
 
 #include <catch2/catch.hpp>
-#include <gmpxx.h>
 
 #include "geometry_reference.hpp"
 #include "hitgrid/core/line_crossing.hpp"
+#include "hitgrid/core/tangent_crossing.hpp"
 
 namespace hitgrid {
 namespace {
@@ -21,10 +21,13 @@ constexpr mp_bitcnt_t precision = 16000;
 
 mpf_class F(float v) { return mpf_class(static_cast<double>(v), precision); }
 
-/// The line's normal n (unit, to its left) and offset: f(x) = n . x + c.
+/// The line's normal n (unit, to its left) and offset: f(x) = n . x + c; for a mirrored
+/// line, f(2 b - x), by the definition.
 struct RefLine {
   mpf_class nx{0, precision}, ny{0, precision}, c{0, precision};
-  explicit RefLine(const TangentLine& l) {
+  mpf_class bx{0, precision}, by{0, precision}, tx{0, precision}, ty{0, precision};
+  bool mirrored = false;
+  explicit RefLine(const TangentLine& l) : mirrored(l.mirrored) {
     const mpf_class ex = F(l.b.c.x) - F(l.a.c.x), ey = F(l.b.c.y) - F(l.a.c.y);
     const mpf_class rho = l.sb * F(l.b.r) - l.sa * F(l.a.r);
     const mpf_class len2 = ex * ex + ey * ey;
@@ -32,8 +35,21 @@ struct RefLine {
     nx = (rho * ex - root * ey) / len2;
     ny = (rho * ey + root * ex) / len2;
     c = -(nx * F(l.a.c.x) + ny * F(l.a.c.y)) + l.sa * F(l.a.r);
+    bx = F(l.b.c.x);
+    by = F(l.b.c.y);
+    // b's tangent point, b - sb rb n (its image through b for a mirrored line).
+    const mpf_class k = l.sb * F(l.b.r) * (mirrored ? -1 : 1);
+    tx = bx - k * nx;
+    ty = by - k * ny;
   }
-  mpf_class f(Vec2 x) const { return nx * F(x.x) + ny * F(x.y) + c; }
+  mpf_class f(const mpf_class& x, const mpf_class& y) const {
+    if (mirrored) return nx * (2 * bx - x) + ny * (2 * by - y) + c;
+    return nx * x + ny * y + c;
+  }
+  mpf_class f(Vec2 x) const { return f(F(x.x), F(x.y)); }
+  /// The direction: n turned a quarter clockwise, reversed when mirrored.
+  mpf_class dx() const { return mirrored ? mpf_class(-ny) : ny; }
+  mpf_class dy() const { return mirrored ? nx : mpf_class(-nx); }
 };
 
 /// Values this far from zero are zero: every nonzero quantity compared here (a degree-6
@@ -59,6 +75,30 @@ int compare_reference(Vec2 p, Vec2 q, const TangentLine& l1, const TangentLine& 
   return sign_of_value(f1p * (f2p - f2q) - f2p * (f1p - f1q)) * d1 * d2;
 }
 
+int along_reference(const TangentLine& l, Vec2 u, Vec2 v) {
+  const RefLine r(l);
+  return sign_of_value(r.dx() * (F(v.x) - F(u.x)) + r.dy() * (F(v.y) - F(u.y)));
+}
+
+int cross_reference(const TangentLine& l1, const TangentLine& l2) {
+  const RefLine r1(l1), r2(l2);
+  return sign_of_value(r1.dx() * r2.dy() - r1.dy() * r2.dx());
+}
+
+int dot_reference(const TangentLine& l1, const TangentLine& l2) {
+  const RefLine r1(l1), r2(l2);
+  return sign_of_value(r1.dx() * r2.dx() + r1.dy() * r2.dy());
+}
+
+int beyond_reference(Vec2 p, Vec2 q, const TangentLine& l) {
+  const RefLine r(l);
+  const mpf_class fp = r.f(p), fq = r.f(q);
+  if (sign_of_value(fp - fq) == 0) return 0;
+  const mpf_class t = fp / (fp - fq);
+  const mpf_class x = F(p.x) + t * (F(q.x) - F(p.x)), y = F(p.y) + t * (F(q.y) - F(p.y));
+  return sign_of_value(r.dx() * (x - r.tx) + r.dy() * (y - r.ty));
+}
+
 Circle random_circle(Rng& rng, const Frame& f) {
   const Vec2 c = frame_point(f, rng.between(-20, 20), rng.between(-20, 20));
   const float r = rng.chance(0.2) ? 0.0f : pitch(f, rng.between(1, 6));
@@ -68,7 +108,8 @@ int random_side(Rng& rng) { return rng.chance(0.5) ? 1 : -1; }
 
 TangentLine random_line(Rng& rng, const Frame& f) {
   for (;;) {
-    const TangentLine l{random_circle(rng, f), random_side(rng), random_circle(rng, f), random_side(rng)};
+    const TangentLine l{random_circle(rng, f), random_side(rng), random_circle(rng, f), random_side(rng),
+                        rng.chance(0.25)};
     if (tangent_exists(l)) return l;
   }
 }
@@ -103,6 +144,27 @@ TEST_CASE("tangent lines: hand-worked", "[geometry][tangent_crossing]") {
   // Moving along y = 5: parallel to `below`, never crossed, last.
   CHECK(compare_tangent_crossings({0, 5}, {9, 5}, below, across) == 1);
   CHECK(compare_tangent_crossings({0, 5}, {9, 5}, below, below) == 0);
+  // Directions: `below` runs +x; mirrored through (4, 0) it is y = 1 running -x.
+  TangentLine back = below;
+  back.mirrored = true;
+  CHECK(along(below, {7, 3}, {9, -4}) == 1);
+  CHECK(along(below, {7, 3}, {7, -4}) == 0);
+  CHECK(along(back, {7, 3}, {9, -4}) == -1);
+  CHECK(side_of(back, {2, 1}) == 0);
+  CHECK(side_of(back, {2, 0}) == 1);  // the left of a line running -x is below it
+  CHECK(direction_cross(below, back) == 0);
+  CHECK(direction_dot(below, back) == -1);
+  CHECK(direction_dot(below, below) == 1);
+  CHECK(direction_cross(below, across) == 1);  // `across` passes below a and above b: it climbs
+  // Crossing `below` (y = -1, touching b at (4, -1)) going down x = 6: beyond b's tangent
+  // point; down x = 4: at it; down x = 1: before it.
+  CHECK(crossing_beyond_tangent_point({6, 0}, {6, -3}, below) == 1);
+  CHECK(crossing_beyond_tangent_point({4, 0}, {4, -3}, below) == 0);
+  CHECK(crossing_beyond_tangent_point({1, 0}, {1, -3}, below) == -1);
+  CHECK(crossing_beyond_tangent_point({1, 5}, {9, 5}, below) == 0);  // parallel
+  // The mirrored line y = 1 touches b at (4, 1) and runs -x: x = 1 is beyond.
+  CHECK(crossing_beyond_tangent_point({1, 0}, {1, 3}, back) == 1);
+  CHECK(crossing_beyond_tangent_point({6, 0}, {6, 3}, back) == -1);
 }
 
 TEST_CASE("tangent lines: existence and sides agree with the definition", "[geometry][tangent_crossing]") {
@@ -121,6 +183,36 @@ TEST_CASE("tangent lines: existence and sides agree with the definition", "[geom
     const Vec2 x = frame_point(f, rng.between(-30, 30), rng.between(-30, 30));
     CHECK(side_of(l, x) == sign_of_value(ref.f(x)));
   }
+}
+
+TEST_CASE("tangent lines: directions, along, and the tangent point agree with the definition",
+          "[geometry][tangent_crossing]") {
+  Rng rng(35);
+  int beyond_zero = 0;
+  for (int i = 0; i < 3000; ++i) {
+    const Frame& f = any_frame(rng);
+    const TangentLine l1 = random_line(rng, f), l2 = random_line(rng, f);
+    const Vec2 u = frame_point(f, rng.between(-30, 30), rng.between(-30, 30));
+    const Vec2 v = rng.chance(0.2) ? l1.a.c : frame_point(f, rng.between(-30, 30), rng.between(-30, 30));
+    INFO(f.name << " " << hex(u) << " " << hex(v));
+    REQUIRE(along(l1, u, v) == along_reference(l1, u, v));
+    REQUIRE(along(l1, l1.a.c, v) == along_reference(l1, l1.a.c, v));
+    REQUIRE(direction_cross(l1, l2) == cross_reference(l1, l2));
+    REQUIRE(direction_dot(l1, l2) == dot_reference(l1, l2));
+    // Two lines from one circle (the rope's incoming and outgoing lines at a node).
+    const TangentLine l3{l1.a, random_side(rng), random_circle(rng, f), random_side(rng), rng.chance(0.25)};
+    if (tangent_exists(l3)) {
+      REQUIRE(direction_cross(l1, l3) == cross_reference(l1, l3));
+      REQUIRE(direction_dot(l1, l3) == dot_reference(l1, l3));
+    }
+    // A path through b's tangent point (on a lattice point when b is a point) gives 0.
+    const Vec2 p = u, q = rng.chance(0.3) ? l1.b.c : v;
+    const int want = beyond_reference(p, q, l1);
+    beyond_zero += want == 0;
+    REQUIRE(crossing_beyond_tangent_point(p, q, l1) == want);
+    REQUIRE(side_of(l1, u) == sign_of_value(RefLine(l1).f(u)));
+  }
+  CHECK(beyond_zero > 50);
 }
 
 TEST_CASE("tangent crossings: random lines and paths", "[geometry][tangent_crossing]") {
@@ -144,7 +236,7 @@ TEST_CASE("tangent crossings: mirror-image ties, and one ulp from them", "[geome
     // cross the axis at the same point (if they cross it at all).
     const TangentLine l = random_line(rng, f);
     auto mirror = [&](Circle c) { return Circle{{c.c.x, frame_coord(f.offset_y, 1.0, 0) * 2 - c.c.y}, c.r}; };
-    const TangentLine m{mirror(l.a), -l.sa, mirror(l.b), -l.sb};
+    const TangentLine m{mirror(l.a), -l.sa, mirror(l.b), -l.sb, l.mirrored};
     Vec2 p = frame_point(f, rng.between(-30, 30), 0), q = frame_point(f, rng.between(-30, 30), 0);
     if (rng.chance(0.3)) p.x = nudge(rng, p.x), q.y = nudge(rng, q.y);
     INFO(f.name << " path " << hex(p) << " " << hex(q));

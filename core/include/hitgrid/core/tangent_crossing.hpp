@@ -17,6 +17,9 @@
 // when D > 0: two circles apart have four such lines, nested or overlapping circles fewer
 // (D <= 0: tangent_exists is false, and the other functions must not be asked).
 //
+// The direction, d = (sqrt(D) e - rho perp(e)) / |e|^2 (n turned a quarter clockwise), runs
+// from a's tangent point to b's, which lie at a.c - sa a.r n and b.c - sb b.r n.
+//
 // The crossing order. The point moves as p + t (q - p); it is on the line at the time
 // t = f(p) / (f(p) - f(q)) unless the line is parallel to q - p. compare_tangent_crossings
 // returns the sign of t1 - t2, whatever the times (they need not lie in [0, 1]); a line
@@ -28,7 +31,10 @@
 // A + B sqrt(D) with integer polynomials A and B of degree 3 and 2 in the inputs, and
 // sign(t1 - t2) is the sign of a number p + q sqrt(D2) with p, q in Z[sqrt(D1)], found by
 // squaring twice (a polynomial of degree 20), on big integers (core/src/big_int.hpp,
-// radical_sign.hpp). No time, root or distance is rounded.
+// radical_sign.hpp); the other functions are signs of one or two such roots the same way.
+// No time, root or distance is rounded. Lines between two points (both radii 0) go to the
+// floating-point-filtered point predicates (orient2d, dot_sign, compare_crossings) instead,
+// where those answer the same question.
 #pragma once
 
 #include "hitgrid/core/shapes.hpp"
@@ -37,12 +43,15 @@
 namespace hitgrid {
 
 /// The line along which a rope runs from circle a to circle b, with a on side sa and b on
-/// side sb of its direction (+1: left, -1: right).
+/// side sb of its direction (+1: left, -1: right). `mirrored`: that line's image through
+/// b's centre, directed the other way (where a rope doubled back around b runs: tangent to
+/// b at the opposite point); its f(x) is f(2 b.c - x).
 struct TangentLine {
   Circle a;
   int sa = 1;
   Circle b;
   int sb = 1;
+  bool mirrored = false;
 };
 
 /// Whether the line exists (D > 0 above): the circles' centres differ and the circles do
@@ -55,5 +64,20 @@ int side_of(const TangentLine& line, Vec2 x);
 /// The sign of t1 - t2, the times at which p + t (q - p) is on line1 and on line2 (see the
 /// header comment). Requires tangent_exists for both.
 int compare_tangent_crossings(Vec2 p, Vec2 q, const TangentLine& line1, const TangentLine& line2);
+
+/// The sign of d . (v - u), d the line's direction: +1 when going from u to v goes forward
+/// along the line. Requires tangent_exists.
+int along(const TangentLine& line, Vec2 u, Vec2 v);
+
+/// The signs of cross(d1, d2) and dot(d1, d2) for the two lines' directions: how the
+/// second turns from the first. Require tangent_exists for both.
+int direction_cross(const TangentLine& line1, const TangentLine& line2);
+int direction_dot(const TangentLine& line1, const TangentLine& line2);
+
+/// Where p + t (q - p) crosses the line, against the point where the line touches b (its
+/// image, for a mirrored line), along the line's direction: +1 the crossing lies beyond
+/// the tangent point, 0 at it, -1 before it; 0 also for a line parallel to the path.
+/// Requires tangent_exists.
+int crossing_beyond_tangent_point(Vec2 p, Vec2 q, const TangentLine& line);
 
 }  // namespace hitgrid
