@@ -97,7 +97,7 @@ int run(const RopeCommand& cmd) {
     chosen = parse_frames(cmd.frames, frames);
   }
 
-  Rope rope(start, pegs.points);
+  Rope rope(start, pegs.points, pegs.radii);
   std::vector<std::vector<Vec2>> shots;
   std::vector<std::uint8_t> wrapped(pegs.points.size(), 0);
   std::size_t next = 0;
@@ -105,7 +105,7 @@ int run(const RopeCommand& cmd) {
   for (std::size_t f = 0; f < frames; ++f) {
     rope.move_end(path[f]);
     if (next < chosen.size() && chosen[next] == f) {
-      shots.push_back(rope.points());
+      shots.push_back(rope.outline());
       ++next;
     }
   }
@@ -119,18 +119,26 @@ int run(const RopeCommand& cmd) {
     view.max = {std::max(view.max.x, p.x), std::max(view.max.y, p.y)};
   };
   for (Vec2 p : path) grow(p);
-  for (Vec2 p : pegs.points) grow(p);
+  for (std::size_t i = 0; i < pegs.points.size(); ++i) {
+    const Vec2 c = pegs.points[i];
+    const float r = pegs.radii[i];
+    grow({c.x - r, c.y - r});
+    grow({c.x + r, c.y + r});
+  }
   const float pad = std::max(view.max.x - view.min.x, view.max.y - view.min.y) * 0.03f + 0.5f;
   SvgCanvas canvas(Box{{view.min.x - pad, view.min.y - pad}, {view.max.x + pad, view.max.y + pad}}, cmd.width);
   canvas.title("hitgrid rope " + cmd.pegs_path + " " + cmd.path_path);
 
   if (pegs.points.size() <= cmd.budget) {
     canvas.begin_group("pegs");
-    for (std::size_t i = 0; i < pegs.points.size(); ++i)
-      canvas.dot(pegs.points[i], wrapped[i] ? 4.0 : 3.0,
-                 SvgStyle::filled(wrapped[i] ? picture::hit_colour : picture::peg_colour)
-                     .with_class(wrapped[i] ? "peg wrapped" : "peg"),
-                 "p" + std::to_string(i));
+    for (std::size_t i = 0; i < pegs.points.size(); ++i) {
+      const SvgStyle style = SvgStyle::filled(wrapped[i] ? picture::hit_colour : picture::peg_colour)
+                                 .with_class(wrapped[i] ? "peg wrapped" : "peg");
+      if (pegs.radii[i] > 0.0f)
+        canvas.circle(Circle{pegs.points[i], pegs.radii[i]}, style, "p" + std::to_string(i));
+      else
+        canvas.dot(pegs.points[i], wrapped[i] ? 4.0 : 3.0, style, "p" + std::to_string(i));
+    }
     canvas.end_group();
   } else {
     DensityRaster raster(Box{view.min, view.max}, 256, 256);
@@ -153,7 +161,8 @@ int run(const RopeCommand& cmd) {
       const double opacity = last ? 1.0 : 0.25 + 0.5 * static_cast<double>(i + 1) / static_cast<double>(shots.size());
       canvas.begin_group("rope-frame");
       canvas.comment("frame " + std::to_string(chosen[i]));
-      canvas.polyline(shots[i], SvgStyle::line(picture::rope_colour, last ? 2.5 : 1.5).with_opacity(opacity).with_class("rope"));
+      canvas.polyline(shots[i],
+                      SvgStyle::line(picture::rope_colour, last ? 2.5 : 1.5).with_opacity(opacity).with_class("rope"));
       canvas.dot(shots[i].back(), 4.0, SvgStyle::filled("#000000").with_opacity(opacity).with_class("end"));
       canvas.end_group();
     }
@@ -165,8 +174,7 @@ int run(const RopeCommand& cmd) {
       [&](const std::string& p) { write_text_file(p, canvas.finish()); });
   if (cmd.stats) {
     std::fprintf(stderr, "{\"pegs\":%zu,\"moves\":%zu,\"nodes\":%s,\"length\":%.17g,\"move_ms\":%.6f}\n",
-                 pegs.points.size(), frames, nodes_json(rope).c_str(), rope.length(),
-                 ms / static_cast<double>(frames));
+                 pegs.points.size(), frames, nodes_json(rope).c_str(), rope.length(), ms / static_cast<double>(frames));
   }
   return 0;
 }
@@ -176,8 +184,10 @@ int run(const RopeCommand& cmd) {
 Runner add_rope_command(CLI::App& app) {
   auto cmd = std::make_shared<RopeCommand>();
   CLI::App* sub = app.add_subcommand("rope", "Replay a rope's end along a path over a peg scene and draw it as SVG");
-  sub->add_option("pegs", cmd->pegs_path,
-                  "Peg scene (docs/formats.md): radius-0 circles are pegs, segments their endpoints, boxes their corners")
+  sub->add_option(
+         "pegs", cmd->pegs_path,
+         "Peg scene (docs/formats.md): circles are pegs (radius 0: points), segments their endpoints, boxes their "
+         "corners")
       ->required();
   sub->add_option("path", cmd->path_path, "Path: one end position \"x y\" per line (docs/formats.md)")->required();
   sub->add_option("-o,--output", cmd->output, "Output SVG file (default: standard output)");
@@ -188,7 +198,8 @@ Runner add_rope_command(CLI::App& app) {
   sub->add_option("--start", cmd->start, "The rope's fixed start X Y (default: the path's first point)")->expected(2);
   sub->add_option("--width", cmd->width, "Picture width in pixels (default 1000)")->check(CLI::Range(16.0, 100000.0));
   sub->add_option("--budget", cmd->budget, "Most pegs drawn one by one; above it, a density image (default 20000)");
-  sub->add_flag("--stats", cmd->stats, "One JSON object on stderr: the final nodes [peg, side, half_turns], length, ms per move");
+  sub->add_flag("--stats", cmd->stats,
+                "One JSON object on stderr: the final nodes [peg, side, half_turns], length, ms per move");
   return [cmd] { return run(*cmd); };
 }
 

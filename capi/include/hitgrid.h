@@ -364,11 +364,13 @@ hitgrid_status hitgrid_world_cast_ray_many(hitgrid_world* world, const hitgrid_r
 hitgrid_status hitgrid_world_release_memory(hitgrid_world* world);
 
 /* --- the rope -------------------------------------------------------------------------
- * A rope pinned at its start that wraps around point pegs as its end moves and unwraps
- * when it swings back (hitgrid::Rope; the rules are docs/rope.md). Every decision (which
- * pegs are caught, their order, each node's side and half-turn count, every release) is
- * exact on the float32 inputs: the same nodes as the C++ Rope given the same moves. Only
- * the length is rounded (within (segments + 3) * 2^-52 of the exact length, relatively).
+ * A rope pinned at its start that wraps around pegs as its end moves and unwraps when it
+ * swings back (hitgrid::Rope; the rules are docs/rope.md). Pegs are points, or circles
+ * (from hitgrid_rope_new_from_shapes: the rope runs along their tangents and arcs). Every
+ * decision (which pegs are caught, their order, each node's side and half-turn count,
+ * every release) is exact on the float32 inputs: the same nodes as the C++ Rope given the
+ * same moves. Only the length is rounded (around point pegs within (segments + 3) * 2^-52
+ * of the exact length, relatively; around circles, docs/rope.md).
  *
  *   const float pegs[] = {0, 0, 6, 2};                      // x y per peg
  *   hitgrid_rope* rope;
@@ -383,7 +385,8 @@ hitgrid_status hitgrid_world_release_memory(hitgrid_world* world);
  * A point that is not finite (NaN, infinity) is refused with HITGRID_ERROR and a message
  * naming it ("rope end: not a finite point (nan, 1)", "peg 3: ...", "path point 7: ...");
  * so is a peg index that names no peg, moving a peg the rope wraps or through the rope,
- * and a circle of positive radius as a peg. A refused call leaves the rope as it was
+ * circle pegs that touch another peg, an end whose path meets a circle peg, and moving
+ * any peg among circle pegs (docs/rope.md). A refused call leaves the rope as it was
  * (hitgrid_rope_move_end_path checks every point before it moves); the one exception is
  * HITGRID_OUT_OF_MEMORY in the middle of a move, after which the rope may be neither as
  * before nor as after it (free it). A rope is used from one thread at a time; different ropes may be
@@ -396,7 +399,7 @@ typedef struct hitgrid_rope hitgrid_rope;
 
 /* A node of the rope: the start, or a peg the rope is wrapped around. */
 typedef struct hitgrid_rope_node {
-  float x, y;          /* where it is */
+  float x, y;          /* where it is (a circle peg's centre) */
   uint32_t peg;        /* the peg's index (as given to *_new); HITGRID_ROPE_NO_PEG for the start */
   int32_t side;        /* +1: the rope turns left (counterclockwise) here; -1: right; 0 for the start */
   uint32_t half_turns; /* floor(winding / pi): 0 while wound less than half a turn */
@@ -406,8 +409,8 @@ typedef struct hitgrid_rope_node {
  * (peg_count x 2 floats; NULL is fine when peg_count is 0). Peg i is pegs[2i], pegs[2i+1]. */
 hitgrid_status hitgrid_rope_new(float start_x, float start_y, const float* pegs, size_t peg_count, hitgrid_rope** rope);
 /* The pegs a scene of shapes stands for (hitgrid::pegs_of), in this order: each segment's
- * a then b; each circle's centre (radius 0 only: a circle of positive radius is
- * HITGRID_ERROR, naming it); each box's corners (minx, miny), (maxx, miny), (maxx, maxy),
+ * a then b; each circle (its centre, with its radius: radius 0 is a point peg); each box's
+ * corners (minx, miny), (maxx, miny), (maxx, maxy),
  * (minx, maxy). So segment i gives pegs 2i and 2i + 1, circle j peg 2 S + j, box k pegs
  * 2 S + C + 4k .. + 3 (S segments, C circles). An invalid shape is HITGRID_INVALID_SHAPE
  * naming it ("box 3"). A world's shapes: read them with hitgrid_world_shape into arrays. */

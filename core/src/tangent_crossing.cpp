@@ -118,7 +118,10 @@ int compare_tangent_crossings(Vec2 p, Vec2 q, const TangentLine& line1, const Ta
 }
 
 int along(const TangentLine& line, Vec2 u, Vec2 v) {
-  if (points_only(line) && !line.mirrored && u == line.a.c) return dot_sign(u, line.b.c, v);
+  if (points_only(line) && !line.mirrored) {
+    if (u == line.a.c) return dot_sign(u, line.b.c, v);   // (b - u) . (v - u)
+    if (u == line.b.c) return -dot_sign(u, line.a.c, v);  // (b - a) . (v - b) = -(a - u) . (v - u)
+  }
   const Parts l(line);
   return exact::sign_of(l.along(BigPoint(u), BigPoint(v)), l.d);
 }

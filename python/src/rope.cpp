@@ -143,8 +143,9 @@ void move_path(PyRope& r, const py::object& points) {
 void bind_rope(py::module_& m) {
   using namespace pybind11::literals;
   m.attr("ROPE_NO_PEG") = py::int_(RopeNode::no_peg);
-  py::class_<PyRope>(m, "Rope", R"(A rope pinned at its start that wraps around point pegs as its end moves and
-unwraps when it swings back (hitgrid::Rope; the rules are docs/rope.md).
+  py::class_<PyRope>(m, "Rope", R"(A rope pinned at its start that wraps around pegs as its end moves and unwraps
+when it swings back (hitgrid::Rope; the rules are docs/rope.md). Pegs are points, or
+circles (from_shapes): the rope runs along their tangents and arcs.
 
 Rope(start, pegs): start is (x, y); pegs an (N, 2) array of x y, float32 read as it is,
 other real dtypes converted by the module's rule (README, "Python"). Every decision
@@ -158,8 +159,8 @@ used from one thread at a time.)")
            }),
            "start"_a, "pegs"_a = py::none())
       .def_static("from_shapes", &rope_from_shapes,
-                  "A rope among the pegs shapes stand for: each segment's two ends, each circle's centre "
-                  "(radius 0 only), each box's corners (minx, miny), (maxx, miny), (maxx, maxy), (minx, maxy); "
+                  "A rope among the pegs shapes stand for: each segment's two ends, each circle (a circle peg "
+                  "of its radius; radius 0: a point), each box's corners (minx, miny), (maxx, miny), (maxx, maxy), (minx, maxy); "
                   "pegs numbered in that order, segments first, then circles, then boxes.",
                   "start"_a, "segments"_a = py::none(), "circles"_a = py::none(), "boxes"_a = py::none())
       .def(

@@ -1,19 +1,20 @@
 // The rope's moves as a sequence of exact events (docs/rope.md).
 //
 // A move of the end from P to P' is followed in the order things happen along it. The
-// rope's last segment pivots around the last node C; it sweeps the triangle (C, Q, P'),
-// Q being where the end is now. Q is a computed point after the first event, so the
-// triangle is never built: it is the intersection of half-planes whose lines pass
-// through input points only — the line of the rope's current heading (through C and a
-// node or P), the end's path P P', and the line C P' — each tested with orient2d. After
-// a catch, the new region is the old one cut by two more such half-planes; after a
-// release, it is rebuilt around the node before. Angles at the pivot are compared with
-// orient2d and dot_sign of input points, never computed.
+// rope's last segment pivots around the last node C; it sweeps the region between where
+// it is and where it ends (the triangle (C, Q, P') around a point peg, Q being where the
+// end is now). Q is a computed point after the first event, so the region is never
+// built: every event is the end crossing a line through or tangent to inputs — the line
+// from C to a peg (a catch), the line the rope came in on (a winding, a release) — and
+// events are ordered by which line the end crosses first (compare_tangent_crossings,
+// which is compare_crossings around point pegs). Around point pegs, a peg's place in the
+// order is its angle at the pivot, compared with orient2d of input points.
 #include "hitgrid/rope/rope.hpp"
 
 #include <algorithm>
-#include <span>
 #include <cmath>
+#include <limits>
+#include <span>
 #include <sstream>
 #include <string>
 
@@ -22,6 +23,7 @@
 #include "hitgrid/core/intersects.hpp"
 #include "hitgrid/core/line_crossing.hpp"
 #include "hitgrid/core/predicates.hpp"
+#include "hitgrid/core/tangent_crossing.hpp"
 
 namespace hitgrid {
 namespace {
@@ -35,52 +37,83 @@ std::string point_text(Vec2 p) {
   return s.str();
 }
 
+std::string number_text(float v) {
+  std::ostringstream s;
+  s.precision(9);
+  s << v;
+  return s.str();
+}
+
 void require_finite(Vec2 p, const std::string& what) {
   if (!std::isfinite(p.x) || !std::isfinite(p.y)) throw Error(what + ": not a finite point " + point_text(p));
 }
 
-// sign(cross(d, y - c)) for the direction d = sign * (d.p - c).
-int cross_dir(Vec2 c, Direction d, Vec2 y) { return d.sign * orient2d(c, d.p, y); }
+float radius_of(std::span<const float> radii, const RopeNode& n) {
+  return n.peg == RopeNode::no_peg ? 0.0f : radii[n.peg];
+}
+
+// A node as the lines at it see it: its peg's circle (radius 0 for a point peg and for the
+// rope's ends) and its side.
+struct Pivot {
+  Circle circle;
+  int side = 0;
+  Vec2 c() const { return circle.c; }
+  bool point() const { return circle.r == 0.0f; }
+};
+
+Pivot pivot_of(std::span<const float> radii, const RopeNode& n) { return {{n.position, radius_of(radii, n)}, n.side}; }
+
+// The line from node c along the direction d (module comment of rope.hpp: Direction).
+TangentLine line_of(const Pivot& c, const Direction& d) {
+  return {c.circle, d.sign * c.side, {d.p, d.r}, d.sign * d.side};
+}
+
+// The same line with c second and mirrored through c's centre: where the rope runs when it
+// has turned an odd number of half turns from d at c.
+TangentLine mirrored_line_of(const Pivot& c, const Direction& d) {
+  return {{d.p, d.r}, -d.sign * d.side, c.circle, -d.sign * c.side, true};
+}
+
+// sign(cross(d, y - c)): the side of the line along d a point is on.
+int cross_dir(const Pivot& c, const Direction& d, Vec2 y) { return d.sign * side_of(line_of(c, d), y); }
 // sign(dot(d, y - c)).
-int dot_dir(Vec2 c, Direction d, Vec2 y) { return d.sign * dot_sign(c, d.p, y); }
+int dot_dir(const Pivot& c, const Direction& d, Vec2 y) { return d.sign * along(line_of(c, d), c.c(), y); }
 // sign(cross(d, e)) and sign(dot(d, e)) for two directions seen from c.
-int cross_dirs(Vec2 c, Direction d, Direction e) { return e.sign * cross_dir(c, d, e.p); }
-int dot_dirs(Vec2 c, Direction d, Direction e) { return e.sign * dot_dir(c, d, e.p); }
+int cross_dirs(const Pivot& c, const Direction& d, const Direction& e) {
+  return d.sign * e.sign * direction_cross(line_of(c, d), line_of(c, e));
+}
+int dot_dirs(const Pivot& c, const Direction& d, const Direction& e) {
+  return d.sign * e.sign * direction_dot(line_of(c, d), line_of(c, e));
+}
 
 // Which half of a turn the direction v lies in, measured from the incoming direction u
-// in the node's turning sense `side`: 0 for [0, pi), 1 for [pi, 2 pi). Equal to
-// half_turns % 2 whenever the rope's state is consistent.
-int half_of(Vec2 c, int side, Direction u, Direction v) {
-  const int cr = side * cross_dirs(c, u, v);
+// in the node's turning sense: 0 for [0, pi), 1 for [pi, 2 pi). Equal to half_turns % 2
+// whenever the rope's state is consistent.
+int half_of(const Pivot& c, const Direction& u, const Direction& v) {
+  const int cr = c.side * cross_dirs(c, u, v);
   if (cr != 0) return cr > 0 ? 0 : 1;
   return dot_dirs(c, u, v) >= 0 ? 0 : 1;
 }
 
-// A closed (or open, `strict`) half-plane: sign * orient2d(a, b, y) >= 0 (> 0).
-struct HalfPlane {
-  Vec2 a, b;
-  int sign;
-  bool strict;
-  bool contains(Vec2 y) const {
-    const int o = sign * orient2d(a, b, y);
-    return strict ? o > 0 : o >= 0;
-  }
-};
-
-// The direction nodes[i] - nodes[i - 1], seen from nodes[i] (i >= 1). first_dir: the
+// The direction nodes[i - 1] -> nodes[i], seen from nodes[i] (i >= 1): minus the line
+// from nodes[i] back to nodes[i - 1] (each on the other side of it). first_dir: the
 // direction of the first segment seen from nodes[1], which matters when nodes[0] (the
-// fixed end) sits on it: then it is the direction that end came from.
-Direction incoming_of(std::span<const RopeNode> nodes, Direction first_dir, std::size_t i) {
-  if (!(nodes[i - 1].position == nodes[i].position)) return {nodes[i - 1].position, -1};
-  return {first_dir.p, -first_dir.sign};
+// fixed end, a point) sits on that node (a point peg): then it is the direction that end
+// came from.
+Direction incoming_of(std::span<const RopeNode> nodes, std::span<const float> radii, Direction first_dir,
+                      std::size_t i) {
+  const RopeNode& prev = nodes[i - 1];
+  if (!(prev.position == nodes[i].position)) return {prev.position, -1, radius_of(radii, prev), prev.side};
+  return {first_dir.p, -first_dir.sign, first_dir.r, first_dir.side};
 }
 
 // The heading of the new last segment when the last node is released: the released
 // node's incoming direction, seen from the node before.
-Direction heading_after_release(std::span<const RopeNode> nodes, Direction first_dir) {
+Direction heading_after_release(std::span<const RopeNode> nodes, std::span<const float> radii, Direction first_dir) {
   const std::size_t last = nodes.size() - 1;
-  if (!(nodes[last - 1].position == nodes[last].position)) return {nodes[last].position, 1};
-  return {first_dir.p, -first_dir.sign};
+  if (!(nodes[last - 1].position == nodes[last].position))
+    return {nodes[last].position, 1, radius_of(radii, nodes[last]), nodes[last].side};
+  return {first_dir.p, -first_dir.sign, first_dir.r, first_dir.side};
 }
 
 // A part of the rope reversed: node 0 is `end` (no peg), then the nodes in reverse order,
@@ -90,7 +123,8 @@ std::vector<RopeNode> reversed(std::span<const RopeNode> nodes, Vec2 end) {
   std::vector<RopeNode> r;
   r.reserve(nodes.size() + 1);
   r.push_back({end, RopeNode::no_peg, 0, 0});
-  for (std::size_t i = nodes.size(); i-- > 0;) r.push_back({nodes[i].position, nodes[i].peg, -nodes[i].side, nodes[i].half_turns});
+  for (std::size_t i = nodes.size(); i-- > 0;)
+    r.push_back({nodes[i].position, nodes[i].peg, -nodes[i].side, nodes[i].half_turns});
   return r;
 }
 
@@ -101,7 +135,18 @@ bool on_segment(const Segment& s, Vec2 y) {
 }
 
 Box bounds_of(Vec2 a, Vec2 b, Vec2 c) {
-  return {{std::min({a.x, b.x, c.x}), std::min({a.y, b.y, c.y})}, {std::max({a.x, b.x, c.x}), std::max({a.y, b.y, c.y})}};
+  return {{std::min({a.x, b.x, c.x}), std::min({a.y, b.y, c.y})},
+          {std::max({a.x, b.x, c.x}), std::max({a.y, b.y, c.y})}};
+}
+
+// The bounds of a circle and two points, rounded outwards (c - r and c + r are rounded).
+Box bounds_of(const Circle& c, Vec2 p, Vec2 q) {
+  Box b = bounds_of(c.c, p, q);
+  if (c.r == 0.0f) return b;
+  const float inf = std::numeric_limits<float>::infinity();
+  b.min = {std::min(b.min.x, std::nextafter(c.c.x - c.r, -inf)), std::min(b.min.y, std::nextafter(c.c.y - c.r, -inf))};
+  b.max = {std::max(b.max.x, std::nextafter(c.c.x + c.r, inf)), std::max(b.max.y, std::nextafter(c.c.y + c.r, inf))};
+  return b;
 }
 
 }  // namespace
@@ -114,10 +159,10 @@ struct Rope::Index {
   std::vector<std::uint32_t> moved_list;
   mutable std::vector<ShapeId> scratch;
 
-  void build(std::span<const Vec2> pegs) {
+  void build(std::span<const Vec2> pegs, std::span<const float> radii) {
     Scene scene;
     scene.reserve(0, pegs.size(), 0);
-    for (Vec2 p : pegs) scene.add(Circle{p, 0.0f});
+    for (std::size_t i = 0; i < pegs.size(); ++i) scene.add(Circle{pegs[i], radii[i]});
     grid = std::make_shared<const GridIndex>(scene);
     moved.assign(pegs.size(), 0);
     moved_list.clear();
@@ -130,41 +175,79 @@ ScenePegs pegs_of(const Scene& scene) {
     const Segment s = scene.segment(i);
     out.points.push_back(s.a);
     out.points.push_back(s.b);
+    out.radii.insert(out.radii.end(), 2, 0.0f);
     out.source.insert(out.source.end(), 2, ShapeId(ShapeKind::segment, i));
   }
   for (std::uint32_t i = 0; i < scene.circle_count(); ++i) {
     const Circle c = scene.circle(i);
-    if (c.r != 0.0f)
-      throw Error("circle " + std::to_string(i) + ": a rope peg must be a point (radius 0), not radius " +
-                  std::to_string(c.r) + " (circle pegs are not implemented, docs/rope.md)");
     out.points.push_back(c.c);
+    out.radii.push_back(c.r);
     out.source.push_back(ShapeId(ShapeKind::circle, i));
   }
   for (std::uint32_t i = 0; i < scene.box_count(); ++i) {
     const Box b = scene.box(i);
     for (Vec2 p : {b.min, Vec2{b.max.x, b.min.y}, b.max, Vec2{b.min.x, b.max.y}}) {
       out.points.push_back(p);
+      out.radii.push_back(0.0f);
       out.source.push_back(ShapeId(ShapeKind::box, i));
     }
   }
   return out;
 }
 
-Rope::Rope(Vec2 start, std::vector<Vec2> pegs) : pegs_(std::move(pegs)), end_(start), index_(std::make_unique<Index>()) {
+Rope::Rope(Vec2 start, std::vector<Vec2> pegs) : Rope(start, std::move(pegs), {}) {}
+
+Rope::Rope(Vec2 start, std::vector<Vec2> pegs, std::vector<float> radii)
+    : pegs_(std::move(pegs)), radii_(std::move(radii)), end_(start), index_(std::make_unique<Index>()) {
   require_finite(start, "rope start");
   for (std::size_t i = 0; i < pegs_.size(); ++i) require_finite(pegs_[i], "peg " + std::to_string(i));
   if (pegs_.size() >= RopeNode::no_peg) throw Error("too many pegs: " + std::to_string(pegs_.size()));
+  if (radii_.empty()) radii_.assign(pegs_.size(), 0.0f);
+  if (radii_.size() != pegs_.size())
+    throw Error(std::to_string(radii_.size()) + " radii for " + std::to_string(pegs_.size()) + " pegs");
+  for (std::size_t i = 0; i < radii_.size(); ++i) {
+    if (!std::isfinite(radii_[i]) || radii_[i] < 0.0f)
+      throw Error("peg " + std::to_string(i) + ": radius " + number_text(radii_[i]) + " is not a finite number >= 0");
+    has_circles_ = has_circles_ || radii_[i] > 0.0f;
+  }
   nodes_.push_back({start, RopeNode::no_peg, 0, 0});
   end_dir_ = {start, 1};
   start_dir_ = {start, 1};
-  index_->build(pegs_);
+  index_->build(pegs_, radii_);
+  if (!has_circles_) return;
+  // Circle pegs touch nothing: the rope between two of them runs along a common tangent,
+  // which needs them apart, and a point peg on or in a circle could never be reached.
+  std::vector<ShapeId> met;
+  for (std::uint32_t i = 0; i < pegs_.size(); ++i) {
+    if (radii_[i] == 0.0f) continue;
+    index_->grid->touching(Circle{pegs_[i], radii_[i]}, met);
+    for (ShapeId id : met)
+      if (id.index() != i)
+        throw Error("peg " + std::to_string(i) + " (a circle at " + point_text(pegs_[i]) + ", radius " +
+                    number_text(radii_[i]) + ") touches peg " + std::to_string(id.index()) + " at " +
+                    point_text(pegs_[id.index()]) + ": circle pegs must be apart from every other peg (docs/rope.md)");
+  }
+  refuse_circles_on(start, start, "rope start");
 }
 
-Rope::Rope(Vec2 start, const Scene& pegs) : Rope(start, pegs_of(pegs).points) {}
+namespace {
+Rope rope_among(Vec2 start, const Scene& scene) {
+  ScenePegs p = pegs_of(scene);
+  return Rope(start, std::move(p.points), std::move(p.radii));
+}
+}  // namespace
+
+Rope::Rope(Vec2 start, const Scene& pegs) : Rope(rope_among(start, pegs)) {}
 
 Rope::~Rope() = default;
 Rope::Rope(const Rope& o)
-    : pegs_(o.pegs_), nodes_(o.nodes_), end_(o.end_), end_dir_(o.end_dir_), start_dir_(o.start_dir_),
+    : pegs_(o.pegs_),
+      radii_(o.radii_),
+      has_circles_(o.has_circles_),
+      nodes_(o.nodes_),
+      end_(o.end_),
+      end_dir_(o.end_dir_),
+      start_dir_(o.start_dir_),
       index_(std::make_unique<Index>(*o.index_)) {}
 Rope& Rope::operator=(const Rope& o) {
   if (this != &o) *this = Rope(o);
@@ -181,23 +264,104 @@ std::vector<Vec2> Rope::points() const {
   return out;
 }
 
+namespace {
+
+// One straight stretch of the rope, in double: from its tangent point on circle a to its
+// tangent point on circle b (the points themselves around point pegs), and its length.
+struct Stretch {
+  double ax, ay, bx, by, length;
+};
+
+// The tangent line's normal n = (rho e + sqrt(D) perp(e)) / |e|^2 (core/tangent_crossing.hpp)
+// rounded: the tangent points are a - sa ra n and b - sb rb n, the length sqrt(D).
+Stretch stretch_of(const Circle& a, int sa, const Circle& b, int sb) {
+  const double ax = a.c.x, ay = a.c.y, bx = b.c.x, by = b.c.y;
+  const double ex = bx - ax, ey = by - ay;
+  if (a.r == 0.0f && b.r == 0.0f) return {ax, ay, bx, by, std::sqrt(ex * ex + ey * ey)};
+  const double ka = sa * static_cast<double>(a.r), kb = sb * static_cast<double>(b.r);
+  const double rho = kb - ka, length2 = ex * ex + ey * ey;
+  const double root = std::sqrt(std::max(0.0, length2 - rho * rho));
+  const double nx = (rho * ex - root * ey) / length2, ny = (rho * ey + root * ex) / length2;
+  return {ax - ka * nx, ay - ka * ny, bx - kb * nx, by - kb * ny, root};
+}
+
+// How far the rope turns around a node, in radians, from the stretch coming in to the one
+// going out: the angle between them in the node's sense, in the half turn its exact
+// half-turn count says (a rounded angle on the wrong side of a multiple of pi is put on
+// that multiple), plus the whole turns.
+double winding_of(const Stretch& in, const Stretch& out, int side, std::uint32_t half_turns) {
+  const double pi = std::acos(-1.0);
+  const double ix = in.bx - in.ax, iy = in.by - in.ay, ox = out.bx - out.ax, oy = out.by - out.ay;
+  double theta = std::atan2(side * (ix * oy - iy * ox), ix * ox + iy * oy);  // (-pi, pi]
+  if (theta < 0) theta += 2 * pi;
+  if (half_turns % 2 == 0 && theta >= pi) theta = theta > 1.5 * pi ? 0.0 : pi;
+  if (half_turns % 2 == 1 && theta < pi) theta = theta < 0.5 * pi ? 2 * pi : pi;
+  return 2 * pi * static_cast<double>(half_turns / 2) + theta;
+}
+
+}  // namespace
+
+template <class Visit>
+void Rope::visit_stretches(Visit&& visit) const {
+  // Stretch i runs from node i to node i + 1 (the end after the last node), each circle on
+  // its node's side.
+  const auto circle = [&](std::size_t i) {
+    return i < nodes_.size() ? Circle{nodes_[i].position, radius_of(radii_, nodes_[i])} : Circle{end_, 0.0f};
+  };
+  const auto side = [&](std::size_t i) { return i < nodes_.size() ? nodes_[i].side : 0; };
+  for (std::size_t i = 0; i < nodes_.size(); ++i) visit(stretch_of(circle(i), side(i), circle(i + 1), side(i + 1)));
+}
+
 double Rope::length() const {
-  // Each difference of two floats, its square and the sum round once in double (relative
-  // 2^-53 each), the square root halves the error: under 3 * 2^-53 per segment; summing
-  // n nonnegative terms adds at most (n - 1) * 2^-53 of the total.
+  // Around point pegs: each difference of two floats, its square and the sum round once in
+  // double (relative 2^-53 each), the square root halves the error: under 3 * 2^-53 per
+  // segment; summing n nonnegative terms adds at most (n - 1) * 2^-53 of the total. Around
+  // circles the tangent points and the angles are rounded too (docs/rope.md, "Length").
   double total = 0.0;
-  const std::vector<Vec2> p = points();
-  for (std::size_t i = 1; i < p.size(); ++i) {
-    const double dx = static_cast<double>(p[i].x) - static_cast<double>(p[i - 1].x);
-    const double dy = static_cast<double>(p[i].y) - static_cast<double>(p[i - 1].y);
-    total += std::sqrt(dx * dx + dy * dy);
-  }
+  std::size_t i = 0;
+  Stretch previous{};
+  visit_stretches([&](const Stretch& s) {
+    total += s.length;
+    if (i > 0 && radius_of(radii_, nodes_[i]) > 0.0f)
+      total += radius_of(radii_, nodes_[i]) * winding_of(previous, s, nodes_[i].side, nodes_[i].half_turns);
+    previous = s;
+    ++i;
+  });
   return total;
 }
 
-void Rope::candidates(Vec2 a, Vec2 b, Vec2 c, std::vector<std::uint32_t>& out) const {
+std::vector<Vec2> Rope::outline(double max_turn) const {
+  std::vector<Vec2> out;
+  const auto add = [&](double x, double y) {
+    const Vec2 v{static_cast<float>(x), static_cast<float>(y)};
+    if (out.empty() || !(out.back() == v)) out.push_back(v);
+  };
+  std::size_t i = 0;
+  Stretch previous{};
+  visit_stretches([&](const Stretch& s) {
+    const float r = i > 0 ? radius_of(radii_, nodes_[i]) : 0.0f;
+    if (r > 0.0f) {
+      // Around the circle from where the stretch before left it to where this one does.
+      const double w = winding_of(previous, s, nodes_[i].side, nodes_[i].half_turns);
+      const double cx = nodes_[i].position.x, cy = nodes_[i].position.y;
+      const double a0 = std::atan2(previous.by - cy, previous.bx - cx);
+      const int steps = std::max(1, static_cast<int>(std::ceil(w / std::max(max_turn, 1e-3))));
+      for (int k = 1; k < steps; ++k) {
+        const double a = a0 + nodes_[i].side * w * k / steps;
+        add(cx + r * std::cos(a), cy + r * std::sin(a));
+      }
+    }
+    add(s.ax, s.ay);
+    add(s.bx, s.by);
+    previous = s;
+    ++i;
+  });
+  return out;
+}
+
+// The pegs touching `box` (moved pegs are points: move_peg refuses circle pegs).
+void Rope::candidates(const Box& box, std::vector<std::uint32_t>& out) const {
   out.clear();
-  const Box box = bounds_of(a, b, c);
   index_->grid->touching(box, index_->scratch);
   for (ShapeId id : index_->scratch)
     if (!index_->moved[id.index()]) out.push_back(id.index());
@@ -207,14 +371,31 @@ void Rope::candidates(Vec2 a, Vec2 b, Vec2 c, std::vector<std::uint32_t>& out) c
   }
 }
 
+// The rope's ends stay out of circle pegs: a path (closed) from `from` to `to` that meets
+// one is refused (docs/rope.md, "Circle pegs").
+void Rope::refuse_circles_on(Vec2 from, Vec2 to, const char* what) const {
+  if (!has_circles_) return;
+  index_->grid->touching(Segment{from, to}, index_->scratch);
+  for (ShapeId id : index_->scratch) {
+    const std::uint32_t i = id.index();
+    if (radii_[i] == 0.0f) continue;
+    const std::string where =
+        from == to ? "at " + point_text(from) : "on its path from " + point_text(from) + " to " + point_text(to);
+    throw Error(std::string(what) + " " + where + " meets peg " + std::to_string(i) + " (a circle at " +
+                point_text(pegs_[i]) + ", radius " + number_text(radii_[i]) +
+                "): the rope's ends may not enter a circle peg (docs/rope.md)");
+  }
+}
 
 void Rope::move_end(Vec2 to) {
   require_finite(to, "rope end");
+  refuse_circles_on(end_, to, "rope end");
   advance_end(to);
 }
 
 void Rope::move_start(Vec2 to) {
   require_finite(to, "rope start");
+  refuse_circles_on(start(), to, "rope start");
   reverse();
   advance_end(to);
   reverse();
@@ -237,18 +418,25 @@ void Rope::reverse() {
 // path p -> to. The end's moves use one strand (the whole rope); a peg's move uses two,
 // one on each side of the peg, whose events Rope::move_wrapped interleaves.
 //
-// next() is the strand's first event not yet applied, as the line through two input
-// points that the tip crosses when it happens: a wind (the pivot's winding crosses a
+// next() is the strand's first event not yet applied, as the line the tip crosses when it
+// happens (a line through or tangent to inputs): a wind (the pivot's winding crosses a
 // multiple of pi; a release when that would take it below zero) or a catch. Events come
 // in the order the tip meets them; a wind comes before a catch at the same time (the
 // boundary counts as crossed when winding up; when winding down it is crossed strictly
 // before the catch's angle, docs/rope.md).
+//
+// The sweep since the last event is a window of the path: the tip is past the line of
+// that event (strictly after a release or at the start, the line itself after a catch).
+// A peg is caught when the tip crosses, within the window, the line along which the rope
+// from the pivot touches it (catch_line), from the near side to the far side or onto it,
+// at a point past the peg's tangent point (so the peg lies on the rope, not beyond its
+// end).
 class Rope::Strand {
  public:
   enum class Kind { none, wind_up, wind_down, release, catch_peg };
   struct Event {
     Kind kind = Kind::none;
-    Vec2 a, b;  // the line the tip crosses
+    TangentLine line;  // the line the tip crosses
     std::uint32_t peg = 0;
   };
 
@@ -256,8 +444,12 @@ class Rope::Strand {
   Strand(const Rope& rope, std::vector<RopeNode>& nodes, Direction first_dir, Direction heading, Vec2 p, Vec2 to,
          std::uint32_t moving)
       : rope_(rope), nodes_(nodes), first_dir_(first_dir), heading_(heading), p_(p), to_(to), moving_(moving) {
-    sigma_ = cross_dir(nodes_.back().position, heading_, to_);
-    start_region();
+    // The heading passes through p unless a peg has just caught the rope (move_peg): then
+    // the sweep starts where the tip crosses the heading's line.
+    window_ = line_of(pivot(), heading_);
+    has_window_ = side_of(window_, p_) != 0;
+    window_closed_ = false;
+    begin_sweep();
   }
 
   Direction heading() const { return heading_; }
@@ -273,69 +465,100 @@ class Rope::Strand {
   void apply(const Event& e) {
     cached_ = false;
     const std::size_t last = nodes_.size() - 1;
-    const Vec2 c = nodes_[last].position;
     switch (e.kind) {
-      case Kind::none: return;
-      case Kind::wind_up: ++nodes_[last].half_turns; return;
-      case Kind::wind_down: --nodes_[last].half_turns; return;
+      case Kind::none:
+        return;
+      case Kind::wind_up:
+        ++nodes_[last].half_turns;
+        return;
+      case Kind::wind_down:
+        --nodes_[last].half_turns;
+        return;
       case Kind::release: {
         // Unwound past where it was caught: let go, and go on sweeping around the node
         // before, from the released node's line onwards.
-        heading_ = heading_after_release(nodes_, first_dir_);
+        heading_ = heading_after_release(nodes_, rope_.radii_, first_dir_);
         nodes_.pop_back();
-        sigma_ = cross_dir(nodes_.back().position, heading_, to_);
-        start_region();
+        set_window(e.line, false);
+        begin_sweep();
         return;
       }
       case Kind::catch_peg: {
-        const Vec2 y = rope_.pegs_[e.peg];
-        nodes_.push_back({y, e.peg, sigma_, 0});
-        heading_ = {c, -1};  // y - c, seen from y
-        region_.push_back({c, y, sigma_, false});
-        region_.push_back({to_, y, sigma_, false});
-        std::erase_if(cand_, [&](std::uint32_t i) {
-          const Vec2 q = rope_.pegs_[i];
-          return q == y || !region_[region_.size() - 2].contains(q) || !region_.back().contains(q);
-        });
+        const Pivot c = pivot();
+        nodes_.push_back({rope_.pegs_[e.peg], e.peg, sigma_, 0});
+        heading_ = {c.c(), -1, c.circle.r, c.side};  // back along the line it was caught on
+        set_window(e.line, true);
+        if (rope_.radii_[e.peg] == 0.0f) {
+          // Around a point the rest of the sweep lies in the triangle (peg, where the tip
+          // is, `to`), inside the region swept so far: its candidates are enough.
+          std::erase_if(cand_, [&](std::uint32_t i) { return !catchable(i); });
+        } else {
+          begin_sweep();  // a circle's arc may reach past the bounds asked so far
+        }
         return;
       }
     }
   }
 
  private:
-  // A fresh region around the pivot: open on the heading's side (where the rope is now),
-  // closed towards the tip's path and the final position. Its lines pass through input
-  // points only, so the region is exact although the tip's position at an event is not.
-  void start_region() {
-    region_.clear();
+  Pivot pivot() const { return pivot_of(rope_.radii_, nodes_.back()); }
+  Circle peg_circle(std::uint32_t i) const { return {rope_.pegs_[i], rope_.radii_[i]}; }
+  // The line along which the rope from c touches peg i, the peg on the side the sweep turns
+  // to (a catch makes it a node on that side).
+  TangentLine catch_line(const Pivot& c, std::uint32_t i) const { return {c.circle, c.side, peg_circle(i), sigma_}; }
+
+  void set_window(const TangentLine& line, bool closed) {
+    window_ = line;
+    has_window_ = true;
+    window_closed_ = closed;
+  }
+
+  // The sense the pivot -> tip segment turns in, and the pegs it may meet: those touching
+  // the bounds of the pivot and the path, then the exact test.
+  void begin_sweep() {
     cand_.clear();
+    const Pivot c = pivot();
+    sigma_ = cross_dir(c, heading_, to_);
     if (sigma_ == 0) return;  // the tip moves along the pivot's line: nothing turns
-    const Vec2 c = nodes_.back().position;
-    region_.push_back({c, heading_.p, sigma_ * heading_.sign, true});
-    region_.push_back({p_, to_, orient2d(p_, to_, c), false});
-    region_.push_back({to_, c, sigma_, false});
-    rope_.candidates(c, p_, to_, cand_);
-    std::erase_if(cand_, [&](std::uint32_t i) {
-      const Vec2 y = rope_.pegs_[i];
-      if (i == moving_ || y == c) return true;
-      for (const HalfPlane& h : region_)
-        if (!h.contains(y)) return true;
-      return false;
-    });
+    rope_.candidates(bounds_of(c.circle, p_, to_), cand_);
+    std::erase_if(cand_, [&](std::uint32_t i) { return !catchable(i); });
+  }
+
+  bool catchable(std::uint32_t i) const {
+    if (i == moving_) return false;
+    const Pivot c = pivot();
+    const Circle z = peg_circle(i);
+    // Pegs at one point act as one: a peg at the pivot's place is never caught from it.
+    // (Circle pegs touch nothing, so every other catch line exists.)
+    if (c.point() && z.r == 0.0f && z.c == c.c()) return false;
+    const TangentLine l = catch_line(c, i);
+    if (sigma_ * side_of(l, to_) < 0 || side_of(l, p_) != -sigma_) return false;
+    if (has_window_) {
+      const int o = compare_tangent_crossings(p_, to_, l, window_);
+      if (window_closed_ ? o < 0 : o <= 0) return false;
+    }
+    // Around a point pivot the tip crosses a point peg's line on the far side of the pivot
+    // (the sweep turns less than half a turn), so the peg lies on the rope iff it is on the
+    // pivot's side of the path (or on it).
+    if (c.point() && z.r == 0.0f) return orient2d(p_, to_, z.c) * orient2d(p_, to_, c.c()) >= 0;
+    return crossing_beyond_tangent_point(p_, to_, l) >= 0;
   }
 
   Event find_next() const {
     if (sigma_ == 0) return {};
     const std::size_t last = nodes_.size() - 1;
-    const Vec2 c = nodes_[last].position;
-    // The first peg the sweep meets: smallest angle from the heading, then nearest, then
-    // lowest index (pegs at one point act as one).
+    const Pivot c = pivot();
+    // The first peg the sweep meets: the first line crossed, then the nearest on it, then
+    // the lowest index (pegs at one point act as one).
     const auto before = [&](std::uint32_t i, std::uint32_t j) {
-      const Vec2 a = rope_.pegs_[i], b = rope_.pegs_[j];
-      const int o = sigma_ * orient2d(c, a, b);
-      if (o != 0) return o > 0;
-      if (a == b) return i < j;
-      return dot_sign(a, b, c) < 0;  // a lies between c and b
+      const Circle a = peg_circle(i), b = peg_circle(j);
+      // Around points, both in the swept cone: the smaller angle from the heading first.
+      const int o = c.point() && a.r == 0.0f && b.r == 0.0f
+                        ? -sigma_ * orient2d(c.c(), a.c, b.c)
+                        : compare_tangent_crossings(p_, to_, catch_line(c, i), catch_line(c, j));
+      if (o != 0) return o < 0;
+      if (a.c == b.c) return i < j;
+      return along(catch_line(c, i), a.c, b.c) > 0;  // on one line: a's tangent point first
     };
     const auto best = std::min_element(cand_.begin(), cand_.end(), before);
     const bool caught = best != cand_.end();
@@ -344,15 +567,21 @@ class Rope::Strand {
       // less than half a turn, so it crosses at most one multiple of pi, and does so iff
       // the half the target direction lies in differs from the half-turn count's parity.
       const RopeNode& n = nodes_[last];
-      const Direction in = incoming_of(nodes_, first_dir_, last);
-      const Direction target = caught ? Direction{rope_.pegs_[*best], 1} : Direction{to_, 1};
-      if (half_of(c, n.side, in, target) != static_cast<int>(n.half_turns % 2)) {
-        const Kind k = n.side * sigma_ > 0 ? Kind::wind_up : n.half_turns > 0 ? Kind::wind_down : Kind::release;
-        return {k, c, in.p, 0};
+      const Direction in = incoming_of(nodes_, rope_.radii_, first_dir_, last);
+      const Direction target =
+          caught ? Direction{rope_.pegs_[*best], 1, rope_.radii_[*best], sigma_} : Direction{to_, 1};
+      if (half_of(c, in, target) != static_cast<int>(n.half_turns % 2)) {
+        const bool up = n.side * sigma_ > 0;
+        const Kind k = up ? Kind::wind_up : n.half_turns > 0 ? Kind::wind_down : Kind::release;
+        // The multiple of pi crossed (up: half_turns + 1; down: half_turns): even, the
+        // rope runs straight on along the line it came in on; odd, it doubles back along
+        // that line's image through the node's centre (the same line around a point).
+        const std::uint32_t multiple = up ? n.half_turns + 1 : n.half_turns;
+        return {k, multiple % 2 == 0 ? line_of(c, in) : mirrored_line_of(c, in), 0};
       }
     }
     if (!caught) return {};
-    return {Kind::catch_peg, c, rope_.pegs_[*best], *best};
+    return {Kind::catch_peg, catch_line(c, *best), *best};
   }
 
   const Rope& rope_;
@@ -362,7 +591,9 @@ class Rope::Strand {
   Vec2 p_, to_;        // the tip's path
   std::uint32_t moving_;
   int sigma_ = 0;  // the sense the pivot -> tip segment turns in: +1 counterclockwise
-  std::vector<HalfPlane> region_;
+  TangentLine window_;
+  bool has_window_ = false;
+  bool window_closed_ = false;
   std::vector<std::uint32_t> cand_;
   bool cached_ = false;
   Event next_;
@@ -373,8 +604,8 @@ class Rope::Strand {
 void Rope::advance_end(Vec2 to) {
   for (;;) {
     if (end_ == to) return;
-    const Vec2 c = nodes_.back().position;
-    if (end_ == c) {
+    const Pivot c = pivot_of(radii_, nodes_.back());
+    if (end_ == c.c()) {  // (a point: the end stays out of circle pegs)
       if (leave_pivot(to)) continue;
       return;
     }
@@ -382,9 +613,10 @@ void Rope::advance_end(Vec2 to) {
       sweep(to);
       return;
     }
-    if (dot_dir(c, end_dir_, to) > 0) {
+    if (!c.point() || dot_dir(c, end_dir_, to) > 0) {
       // Along the last segment's own line, away from or towards the pivot without
-      // reaching it: the segment does not turn and sweeps nothing.
+      // reaching it (a circle pivot is never reached: the end stays out of it): the
+      // segment does not turn and sweeps nothing.
       end_ = to;
       end_dir_ = {to, 1};
       return;
@@ -401,11 +633,11 @@ void Rope::advance_end(Vec2 to) {
 // again would depend on where it came from (docs/rope.md, "Degenerate moves").
 void Rope::arrive_at_pivot() {
   const std::size_t last = nodes_.size() - 1;
-  const Vec2 c = nodes_[last].position;
-  end_ = c;
+  const Pivot c = pivot_of(radii_, nodes_[last]);
+  end_ = c.c();
   if (last == 0) return;
   RopeNode& n = nodes_[last];
-  const Direction u = incoming_of(nodes_, start_dir_, last);
+  const Direction u = incoming_of(nodes_, radii_, start_dir_, last);
   if (n.half_turns % 2 == 1) {
     // Half a turn past an even multiple: the incoming direction is nearer above, unless
     // the rope lies exactly doubled back (as far either way: unwinding wins).
@@ -423,7 +655,7 @@ void Rope::arrive_at_pivot() {
 // of the move is then taken from the node before, with the end at the released node).
 bool Rope::leave_pivot(Vec2 to) {
   const std::size_t last = nodes_.size() - 1;
-  const Vec2 c = nodes_[last].position;
+  const Pivot c = pivot_of(radii_, nodes_[last]);
   if (last == 0) {  // the start: nothing to wind
     end_ = to;
     end_dir_ = {to, 1};
@@ -434,15 +666,16 @@ bool Rope::leave_pivot(Vec2 to) {
   // Straight back along the heading (the end went straight through the node): half a turn,
   // taken as unwinding, as the turn's sign reads it (docs/rope.md, "Degenerate moves").
   if (rho == 0 && dot_dir(c, end_dir_, to) < 0) rho = -n.side;
-  if (rho != 0 && half_of(c, n.side, incoming_of(nodes_, start_dir_, last), Direction{to, 1}) != static_cast<int>(n.half_turns % 2)) {
+  if (rho != 0 && half_of(c, incoming_of(nodes_, radii_, start_dir_, last), Direction{to, 1}) !=
+                      static_cast<int>(n.half_turns % 2)) {
     if (n.side * rho > 0) {
       ++n.half_turns;
     } else if (n.half_turns > 0) {
       --n.half_turns;
     } else {
-      const Direction heading = heading_after_release(nodes_, start_dir_);
+      const Direction heading = heading_after_release(nodes_, radii_, start_dir_);
       nodes_.pop_back();
-      end_ = c;
+      end_ = c.c();
       end_dir_ = heading;
       return true;
     }
@@ -460,7 +693,7 @@ void Rope::sweep(Vec2 to) {
     const Strand::Event e = strand.next();
     if (e.kind == Strand::Kind::none) break;
     strand.apply(e);
-    if (e.kind == Strand::Kind::catch_peg && orient2d(p, to, pegs_[e.peg]) == 0) {
+    if (e.kind == Strand::Kind::catch_peg && radii_[e.peg] == 0.0f && orient2d(p, to, pegs_[e.peg]) == 0) {
       // The end itself passed over the peg: the rest of the move pulls straight away
       // from it.
       end_ = pegs_[e.peg];
@@ -482,9 +715,10 @@ void Rope::move_peg(std::uint32_t peg, Vec2 to) {
   if (peg >= pegs_.size()) throw Error(who + ": no such peg (" + std::to_string(pegs_.size()) + " pegs)");
   require_finite(to, who);
   const Vec2 from = pegs_[peg];
+  if (has_circles_) throw Error(who + ": moving pegs among circle pegs is not implemented (docs/rope.md, \"Not yet\")");
   if (from == to) return;
   const Segment path{from, to};
-  const std::string along = who + ": its path from " + point_text(from) + " to " + point_text(to);
+  const std::string path_text = who + ": its path from " + point_text(from) + " to " + point_text(to);
 
   std::size_t node = 0, wraps = 0;
   for (std::size_t i = 1; i < nodes_.size(); ++i)
@@ -498,13 +732,13 @@ void Rope::move_peg(std::uint32_t peg, Vec2 to) {
 
   // Nothing but the rope's segments may lie on the path: not the rope's start or end, not
   // another peg (not even one at the peg's own place).
-  if (on_segment(path, start())) throw Error(along + " passes over the rope's start");
-  if (on_segment(path, end_)) throw Error(along + " passes over the rope's end");
+  if (on_segment(path, start())) throw Error(path_text + " passes over the rope's start");
+  if (on_segment(path, end_)) throw Error(path_text + " passes over the rope's end");
   std::vector<std::uint32_t> near;
-  candidates(from, to, to, near);
+  candidates(bounds_of(from, to, to), near);
   for (std::uint32_t i : near)
     if (i != peg && on_segment(path, pegs_[i]))
-      throw Error(along + " passes over peg " + std::to_string(i) + " at " + point_text(pegs_[i]));
+      throw Error(path_text + " passes over peg " + std::to_string(i) + " at " + point_text(pegs_[i]));
 
   // The rope's segments the path meets, but for the two at the peg when it is wrapped.
   // (A float comparison of bounds first: on a long rope most segments are far away.)
@@ -520,10 +754,10 @@ void Rope::move_peg(std::uint32_t peg, Vec2 to) {
   }
   const auto segment_text = [](std::size_t s) { return "the rope's segment " + std::to_string(s - 1); };
   if (wraps == 1 && !met.empty())
-    throw Error(along + " meets " + segment_text(met[0]) +
+    throw Error(path_text + " meets " + segment_text(met[0]) +
                 ": a wrapped peg may push only the two segments at it (docs/rope.md)");
   if (met.size() > 1)
-    throw Error(along + " meets " + segment_text(met[0]) + " and " + segment_text(met[1]) +
+    throw Error(path_text + " meets " + segment_text(met[0]) + " and " + segment_text(met[1]) +
                 ": a peg may catch the rope at one place per move (docs/rope.md)");
 
   if (wraps == 1) {
@@ -552,7 +786,7 @@ void Rope::move_peg(std::uint32_t peg, Vec2 to) {
     ix.moved_list.push_back(peg);
   }
   // Scanning the moved pegs costs every sweep; past this many, a rebuild is cheaper.
-  if (ix.moved_list.size() > 64 + pegs_.size() / 64) ix.build(pegs_);
+  if (ix.moved_list.size() > 64 + pegs_.size() / 64) ix.build(pegs_, radii_);
 }
 
 // Node i (a peg wrapped once) moves to `to` along a path that passes over nothing. The
@@ -571,6 +805,7 @@ void Rope::move_wrapped(std::size_t i, Vec2 to, const Vec2* crossed) {
   // The end may sit on the right strand's first node (never on the peg: it is not on the
   // path), the start on the left strand's.
   const Direction right_first = right.size() >= 2 && right[1].position == end_ ? end_dir_ : Direction{end_, 1};
+  // (No circle pegs here: move_peg refuses them.)
   const Direction left_heading = crossed ? Direction{crossed[1], 1} : Direction{from, 1};
   const Direction right_heading = crossed ? Direction{crossed[0], 1} : Direction{from, 1};
   Strand strands[2] = {Strand(*this, left, start_dir_, left_heading, from, to, m.peg),
@@ -587,24 +822,25 @@ void Rope::move_wrapped(std::size_t i, Vec2 to, const Vec2* crossed) {
     const Vec2 cl = left.back().position, cr = right.back().position;
     int first = -1;  // 0, 1: a strand; 2: the peg
     int first_rank = 0;
-    Vec2 a, b;
-    const auto consider = [&](int who, int r, Vec2 ea, Vec2 eb) {
+    TangentLine line;
+    const auto consider = [&](int who, int r, const TangentLine& l) {
       if (first >= 0) {
-        const int c = compare_crossings(from, to, ea, eb, a, b);
+        const int c = compare_tangent_crossings(from, to, l, line);
         if (c > 0 || (c == 0 && r >= first_rank)) return;
       }
       first = who;
       first_rank = r;
-      a = ea;
-      b = eb;
+      line = l;
     };
     for (int k = 0; k < 2; ++k) {
       const Strand::Event& e = strands[k].next();
-      if (e.kind != Strand::Kind::none) consider(k, rank(e.kind), e.a, e.b);
+      if (e.kind != Strand::Kind::none) consider(k, rank(e.kind), e.line);
     }
     // The peg's winding crosses a multiple of pi when it crosses the line (cl, cr): iff
     // the half at the path's end differs from the parity (the same test as a pivot's).
-    if (half_of(to, m.side, Direction{cl, -1}, Direction{cr, 1}) != static_cast<int>(m.half_turns % 2)) consider(2, 1, cl, cr);
+    const Pivot at_end{{to, 0.0f}, m.side};
+    if (half_of(at_end, Direction{cl, -1}, Direction{cr, 1}) != static_cast<int>(m.half_turns % 2))
+      consider(2, 1, TangentLine{{cl, 0.0f}, 1, {cr, 0.0f}, 1});
     if (first < 0) break;
     if (first < 2) {
       strands[first].apply(strands[first].next());

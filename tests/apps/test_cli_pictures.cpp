@@ -144,7 +144,8 @@ TEST_CASE("hitgrid rope: the picture shows the library's rope at the chosen fram
   CHECK(ropes.size() == 3);
   // The last frame's nodes, as the library has them.
   Rope rope({-10, 0}, pegs_of(read_scene_file(pegs.string())).points);
-  for (Vec2 p : std::vector<Vec2>{{-10, 0}, {10, 1}, {10, -1}, {0, -10}, {-10, -1}, {-10, 1}, {0, 12}}) rope.move_end(p);
+  for (Vec2 p : std::vector<Vec2>{{-10, 0}, {10, 1}, {10, -1}, {0, -10}, {-10, -1}, {-10, 1}, {0, 12}})
+    rope.move_end(p);
   std::string nodes = "[";
   for (std::size_t i = 1; i < rope.nodes().size(); ++i) {
     const RopeNode& n = rope.nodes()[i];
@@ -166,9 +167,51 @@ TEST_CASE("hitgrid rope: the picture shows the library's rope at the chosen fram
   const auto anim = hitgrid_cli("rope '" + pegs.string() + "' '" + path.string() + "' --animate");
   REQUIRE(anim.status == 0);
   std::size_t frames = 0;
-  for (std::size_t i = anim.out.find("class=\"frame\""); i != std::string::npos; i = anim.out.find("class=\"frame\"", i + 1))
+  for (std::size_t i = anim.out.find("class=\"frame\""); i != std::string::npos;
+       i = anim.out.find("class=\"frame\"", i + 1))
     ++frames;
   CHECK(frames == 7);
+}
+
+TEST_CASE("hitgrid rope: circle pegs are drawn as circles, the rope along their arcs", "[cli][rope]") {
+  const fs::path pegs = scratch("circle_pegs.scene"), path = scratch("circle_path.txt");
+  write(pegs, "c 0 0 1.25\nc 6 -2 0.75\nc 3 7 0\n");
+  write(path, "-10 0\n10 3\n10 -1\n2 -10\n-10 -3\n");
+  const auto r = hitgrid_cli("rope '" + pegs.string() + "' '" + path.string() + "' --stats");
+  REQUIRE(r.status == 0);
+  const ScenePegs sp = pegs_of(read_scene_file(pegs.string()));
+  CHECK(sp.radii == std::vector<float>{1.25f, 0.75f, 0.0f});
+  Rope rope({-10, 0}, sp.points, sp.radii);
+  for (Vec2 p : std::vector<Vec2>{{-10, 0}, {10, 3}, {10, -1}, {2, -10}, {-10, -3}}) rope.move_end(p);
+  REQUIRE(rope.nodes().size() == 3);  // around both circles
+  CHECK(rope.nodes()[1].peg == 0);
+  CHECK(rope.nodes()[2].peg == 1);
+  std::string nodes = "[";
+  for (std::size_t i = 1; i < rope.nodes().size(); ++i) {
+    const RopeNode& n = rope.nodes()[i];
+    nodes += (i > 1 ? ",[" : "[") + std::to_string(n.peg) + "," + std::to_string(n.side) + "," +
+             std::to_string(n.half_turns) + "]";
+  }
+  CHECK_THAT(r.err, Catch::Contains("\"nodes\":" + nodes + "]"));
+  // The two circle pegs as <circle> elements (wrapped: the hit colour), the point as a dot.
+  static const std::regex peg_circle(R"re(<circle[^>]*data-id="p([0-9])")re");
+  int circles = 0;
+  for (auto it = std::sregex_iterator(r.out.begin(), r.out.end(), peg_circle); it != std::sregex_iterator(); ++it)
+    ++circles;
+  CHECK(circles == 3);
+  // The rope's polyline follows the arcs: more points than nodes and ends, each on the rope
+  // (within drawing precision, every point at least a circle's radius from its centre).
+  static const std::regex rope_line(R"re(<polyline points="([^"]*)"[^>]*class="rope")re");
+  std::smatch m;
+  REQUIRE(std::regex_search(r.out, m, rope_line));
+  const std::string pts = m[1];
+  CHECK(std::count(pts.begin(), pts.end(), ',') > 6);
+  const std::vector<Vec2> outline = rope.outline();
+  for (Vec2 v : outline)
+    for (std::size_t i = 0; i < 2; ++i) {
+      const double dx = v.x - sp.points[i].x, dy = v.y - sp.points[i].y;
+      CHECK(std::sqrt(dx * dx + dy * dy) >= sp.radii[i] * (1 - 1e-5));
+    }
 }
 
 TEST_CASE("hitgrid rope and draw: bad input gives a located error, bad usage status 2", "[cli][rope][draw]") {
@@ -182,10 +225,8 @@ TEST_CASE("hitgrid rope and draw: bad input gives a located error, bad usage sta
     std::string path_text, message;
   };
   for (const Case& c : {Case{"1 1\n2 nan\n", ":2:3: not a finite number \"nan\""},
-                        Case{"1 1\n2\n", ":2:2: too few fields"},
-                        Case{"1 1 1\n", ":1:5: too many fields"},
-                        Case{"1 x\n", ":1:3: malformed number \"x\""},
-                        Case{"# nothing\n", "no points"}}) {
+                        Case{"1 1\n2\n", ":2:2: too few fields"}, Case{"1 1 1\n", ":1:5: too many fields"},
+                        Case{"1 x\n", ":1:3: malformed number \"x\""}, Case{"# nothing\n", "no points"}}) {
     const fs::path bad = scratch("bad.txt");
     write(bad, c.path_text);
     const auto r = hitgrid_cli("rope " + p + "'" + bad.string() + "' -o " + scratch("x.svg").string());
@@ -196,7 +237,7 @@ TEST_CASE("hitgrid rope and draw: bad input gives a located error, bad usage sta
   write(scratch("circles.scene"), "c 0 0 0\nc 1 1 2\n");
   auto r = hitgrid_cli("rope '" + scratch("circles.scene").string() + "' '" + good.string() + "'");
   CHECK(r.status == 1);
-  CHECK_THAT(r.err, Catch::Contains("circle 1"));
+  CHECK_THAT(r.err, Catch::Contains("peg 1 (a circle at (1, 1), radius 2") && Catch::Contains("touches peg 0"));
   r = hitgrid_cli("rope " + p + "'" + good.string() + "' --frames 5");
   CHECK(r.status == 1);
   CHECK_THAT(r.err, Catch::Contains("frame 5 is past the path's last frame 1"));

@@ -353,11 +353,11 @@ static void test_errors(void) {
 
   {
     const float segments[] = {0, 0, 1, 1};
-    const float circles[] = {5, 5, 0, 7, 7, 0.5f};
+    const float circles[] = {5, 5, 0, 5.25f, 5, 0.5f};
     const float boxes[] = {0, 0, 1, -1};
     hitgrid_shape_arrays shapes = {segments, 1, circles, 2, NULL, 0};
     REFUSED(hitgrid_rope_new_from_shapes(0, 0, &shapes, &other), HITGRID_ERROR,
-            "hitgrid_rope_new_from_shapes: circle 1: a rope peg must be a point (radius 0)");
+            "hitgrid_rope_new_from_shapes: peg 3 (a circle at (5.25, 5), radius 0.5) touches peg 2 at (5, 5)");
     shapes.circle_count = 1;
     shapes.boxes = boxes;
     shapes.box_count = 1;

@@ -10,6 +10,7 @@
 
 #include "geometry_reference.hpp"
 #include "hitgrid/core/line_crossing.hpp"
+#include "support/tangent_reference.hpp"
 #include "hitgrid/core/tangent_crossing.hpp"
 
 namespace hitgrid {
@@ -17,48 +18,9 @@ namespace {
 
 using namespace geomtest;
 
-constexpr mp_bitcnt_t precision = 16000;
-
-mpf_class F(float v) { return mpf_class(static_cast<double>(v), precision); }
-
-/// The line's normal n (unit, to its left) and offset: f(x) = n . x + c; for a mirrored
-/// line, f(2 b - x), by the definition.
-struct RefLine {
-  mpf_class nx{0, precision}, ny{0, precision}, c{0, precision};
-  mpf_class bx{0, precision}, by{0, precision}, tx{0, precision}, ty{0, precision};
-  bool mirrored = false;
-  explicit RefLine(const TangentLine& l) : mirrored(l.mirrored) {
-    const mpf_class ex = F(l.b.c.x) - F(l.a.c.x), ey = F(l.b.c.y) - F(l.a.c.y);
-    const mpf_class rho = l.sb * F(l.b.r) - l.sa * F(l.a.r);
-    const mpf_class len2 = ex * ex + ey * ey;
-    const mpf_class root = sqrt(mpf_class(len2 - rho * rho, precision));
-    nx = (rho * ex - root * ey) / len2;
-    ny = (rho * ey + root * ex) / len2;
-    c = -(nx * F(l.a.c.x) + ny * F(l.a.c.y)) + l.sa * F(l.a.r);
-    bx = F(l.b.c.x);
-    by = F(l.b.c.y);
-    // b's tangent point, b - sb rb n (its image through b for a mirrored line).
-    const mpf_class k = l.sb * F(l.b.r) * (mirrored ? -1 : 1);
-    tx = bx - k * nx;
-    ty = by - k * ny;
-  }
-  mpf_class f(const mpf_class& x, const mpf_class& y) const {
-    if (mirrored) return nx * (2 * bx - x) + ny * (2 * by - y) + c;
-    return nx * x + ny * y + c;
-  }
-  mpf_class f(Vec2 x) const { return f(F(x.x), F(x.y)); }
-  /// The direction: n turned a quarter clockwise, reversed when mirrored.
-  mpf_class dx() const { return mirrored ? mpf_class(-ny) : ny; }
-  mpf_class dy() const { return mirrored ? nx : mpf_class(-nx); }
-};
-
-/// Values this far from zero are zero: every nonzero quantity compared here (a degree-6
-/// number of degree 4 over the rationals, in float inputs) is above 2^-6000, and the
-/// evaluation errs by less than 2^-15000.
-int sign_of_value(const mpf_class& v) {
-  static const mpf_class tiny = mpf_class(1, precision) >> 8000;
-  return abs(v) < tiny ? 0 : sgn(v);
-}
+using reference::sign_of_value;
+using RefLine = reference::TangentRef;
+mpf_class F(float v) { return reference::wide(v); }
 
 bool exists_reference(const TangentLine& l) {
   const mpq_class ex = Q(l.b.c.x) - Q(l.a.c.x), ey = Q(l.b.c.y) - Q(l.a.c.y);
@@ -197,6 +159,7 @@ TEST_CASE("tangent lines: directions, along, and the tangent point agree with th
     INFO(f.name << " " << hex(u) << " " << hex(v));
     REQUIRE(along(l1, u, v) == along_reference(l1, u, v));
     REQUIRE(along(l1, l1.a.c, v) == along_reference(l1, l1.a.c, v));
+    REQUIRE(along(l1, l1.b.c, v) == along_reference(l1, l1.b.c, v));
     REQUIRE(direction_cross(l1, l2) == cross_reference(l1, l2));
     REQUIRE(direction_dot(l1, l2) == dot_reference(l1, l2));
     // Two lines from one circle (the rope's incoming and outgoing lines at a node).

@@ -227,8 +227,8 @@ def test_errors_name_the_point_and_leave_the_rope_unchanged():
     rope.move_peg(2, 3, -9)
     np.testing.assert_array_equal(rope.pegs[2], [3, -9])
 
-    with pytest.raises(hitgrid.RopeError, match=r"^circle 1: a rope peg must be a point \(radius 0\)"):
-        hitgrid.Rope.from_shapes((0, 0), circles=[[5, 5, 0], [7, 7, 0.5]])
+    with pytest.raises(hitgrid.RopeError, match=r"^peg 1 \(a circle at \(5.25, 5\), radius 0.5\) touches peg 0 at \(5, 5\)"):
+        hitgrid.Rope.from_shapes((0, 0), circles=[[5, 5, 0], [5.25, 5, 0.5]])
     with pytest.raises(hitgrid.InvalidShapeError, match=r"^box 0: inverted box"):
         hitgrid.Rope.from_shapes((0, 0), boxes=[[0, 0, 1, -1]])
 

@@ -1,17 +1,16 @@
 // The rope: the hand-built cases of docs/rope.md, then properties on random peg fields and
 // paths (plain, near 1e6, integer lattices full of collinear pegs), every check made with
 // the independent GMP predicates of tests/support/exact_reference.hpp.
-#include "hitgrid/rope/rope.hpp"
-
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <sstream>
 #include <vector>
 
 #include "hitgrid/core/error.hpp"
 #include "hitgrid/core/splitmix64.hpp"
+#include "hitgrid/rope/rope.hpp"
 #include "support/exact_reference.hpp"
+#include "support/tangent_reference.hpp"
 
 namespace hitgrid {
 namespace {
@@ -42,6 +41,41 @@ std::vector<Wrap> wraps(const Rope& rope) {
   return out;
 }
 
+// The rope as the circles it runs around: the start, every node (its peg's circle, radius
+// 0 for a point) with its side, and the end.
+struct Knot {
+  Circle circle;
+  int side;
+};
+std::vector<Knot> knots_of(const Rope& rope) {
+  std::vector<Knot> k;
+  for (const RopeNode& n : rope.nodes())
+    k.push_back({{n.position, n.peg == RopeNode::no_peg ? 0.0f : rope.peg_radius(n.peg)}, n.side});
+  k.push_back({{rope.end(), 0.0f}, 0});
+  return k;
+}
+
+// The line of the stretch from knot i to knot i + 1.
+TangentLine stretch_line(const std::vector<Knot>& k, std::size_t i) {
+  return {k[i].circle, k[i].side, k[i + 1].circle, k[i + 1].side};
+}
+
+// How the rope turns at knot i, read in its sense: the sign of side * cross(in, out), and
+// the sign of dot(in, out); with GMP, exactly around points, from the tangent lines'
+// definition (tests/support/tangent_reference.hpp) around circles.
+std::pair<int, int> turn_at(const std::vector<Knot>& k, std::size_t i) {
+  const int side = k[i].side;
+  // An end on a point node: no direction out (or in), nothing turns.
+  if (k[i - 1].circle.c == k[i].circle.c || k[i + 1].circle.c == k[i].circle.c) return {0, 0};
+  if (k[i - 1].circle.r == 0.0f && k[i].circle.r == 0.0f && k[i + 1].circle.r == 0.0f) {
+    const Vec2 a = k[i - 1].circle.c, b = k[i].circle.c, c = k[i + 1].circle.c;
+    return {side * reference::orient2d(a, b, c), -reference::dot_sign(b, a, c)};
+  }
+  const reference::TangentRef in(stretch_line(k, i - 1)), out(stretch_line(k, i));
+  return {side * reference::sign_of_value(in.dx() * out.dy() - in.dy() * out.dx()),
+          reference::sign_of_value(in.dx() * out.dx() + in.dy() * out.dy())};
+}
+
 // The wraps without the last nodes the rope merely lies along: nodes on the straight
 // stretch from the node before them to the end (the end itself included). The one place
 // where the way out and the way back, or one move and its ten parts, can differ
@@ -49,14 +83,14 @@ std::vector<Wrap> wraps(const Rope& rope) {
 // pull along it does not.
 std::vector<Wrap> wraps_up_to_straight_end(const Rope& rope) {
   std::vector<Wrap> w = wraps(rope);
-  std::vector<Vec2> p = rope.points();
+  std::vector<Knot> k = knots_of(rope);
   while (!w.empty()) {
-    const std::size_t i = p.size() - 2;  // the last node
-    const Vec2 prev = p[i - 1], node = p[i], end = p.back();
-    if (prev == node) break;
-    if (reference::orient2d(prev, node, end) != 0 || reference::dot_sign(node, prev, end) > 0) break;
+    const std::size_t i = k.size() - 2;  // the last node
+    if (k[i - 1].circle.c == k[i].circle.c) break;
+    const auto [turn, dot] = turn_at(k, i);  // (an end on a point node: turn 0, dot 0)
+    if (turn != 0 || dot < 0) break;
     w.pop_back();
-    p.erase(p.begin() + static_cast<std::ptrdiff_t>(i));
+    k.erase(k.begin() + static_cast<std::ptrdiff_t>(i));
   }
   return w;
 }
@@ -82,51 +116,121 @@ bool on_closed_segment(Vec2 y, Vec2 a, Vec2 b) {
 // turn's sign read in the node's sense is + in an even half turn, - in an odd one, and on
 // the line the direction (forwards or back) tells which.
 void check_sides(const Rope& rope) {
-  const std::vector<Vec2> p = rope.points();
-  for (std::size_t i = 1; i + 1 < p.size(); ++i) {
+  const std::vector<Knot> k = knots_of(rope);
+  for (std::size_t i = 1; i + 1 < k.size(); ++i) {
     const RopeNode& n = rope.nodes()[i];
     INFO("node " << i << " peg " << n.peg);
     REQUIRE((n.side == 1 || n.side == -1));
-    if (p[i - 1] == p[i] || p[i + 1] == p[i]) continue;  // an end on the node: no turn to read
-    const int turn = n.side * reference::orient2d(p[i - 1], p[i], p[i + 1]);
+    if (k[i - 1].circle.c == k[i].circle.c || k[i + 1].circle.c == k[i].circle.c) continue;  // an end on the node
+    const auto [turn, dot] = turn_at(k, i);
     const int parity = n.half_turns % 2;
-    if (turn != 0) {
+    // straight on (dot > 0) is an even half turn, doubled back an odd one
+    if (turn != 0)
       REQUIRE((turn > 0 ? 0 : 1) == parity);
-    } else {
-      // straight on (dot > 0) is an even half turn, doubled back an odd one
-      const int forwards = -reference::dot_sign(p[i], p[i - 1], p[i + 1]);
-      REQUIRE((forwards > 0 ? 0 : 1) == parity);
-    }
+    else
+      REQUIRE((dot > 0 ? 0 : 1) == parity);
   }
 }
 
-// No peg lies strictly inside a rope segment, except on the last one when the last move
-// ran along it (from `from`: a move along the segment's own line sweeps nothing).
+// The squared distance from c to the segment a b, and where along it the nearest point is
+// (0..1), in GMP floats.
+std::pair<mpf_class, mpf_class> distance2_to_segment(const mpf_class& ax, const mpf_class& ay, const mpf_class& bx,
+                                                     const mpf_class& by, Vec2 c) {
+  const mpf_class cx = reference::wide(c.x), cy = reference::wide(c.y);
+  const mpf_class dx = bx - ax, dy = by - ay;
+  const mpf_class len2 = dx * dx + dy * dy;
+  mpf_class u = ((cx - ax) * dx + (cy - ay) * dy) / len2;
+  if (u < 0) u = 0;
+  if (u > 1) u = 1;
+  const mpf_class ex = ax + u * dx - cx, ey = ay + u * dy - cy;
+  return {ex * ex + ey * ey, u};
+}
+
+// No peg lies strictly inside a rope segment (no circle peg's interior meets one), except
+// on the last one when the last move ran along it (from `from`: a move along the
+// segment's own line sweeps nothing).
 void check_no_peg_inside(const Rope& rope, Vec2 from) {
-  const std::vector<Vec2> p = rope.points();
-  for (std::size_t s = 1; s < p.size(); ++s) {
-    const bool last = s + 1 == p.size();
-    if (last && reference::orient2d(p[s - 1], from, p[s]) == 0) continue;
-    for (std::uint32_t k = 0; k < rope.peg_count(); ++k) {
-      INFO("segment " << s - 1 << " peg " << k);
-      REQUIRE_FALSE(strictly_between(rope.peg(k), p[s - 1], p[s]));
+  const std::vector<Knot> k = knots_of(rope);
+  for (std::size_t s = 0; s + 1 < k.size(); ++s) {
+    const bool last = s + 2 == k.size();
+    const TangentLine line = stretch_line(k, s);
+    if (line.a.r == 0.0f && line.b.r == 0.0f) {
+      const Vec2 a = line.a.c, b = line.b.c;
+      if (last && reference::orient2d(a, from, b) == 0) continue;
+      for (std::uint32_t j = 0; j < rope.peg_count(); ++j) {
+        INFO("segment " << s << " peg " << j);
+        const float r = rope.peg_radius(j);
+        if (r == 0.0f) {
+          REQUIRE_FALSE(strictly_between(rope.peg(j), a, b));
+        } else if (!(a == b)) {
+          using reference::wide;
+          const mpf_class d2 = distance2_to_segment(wide(a.x), wide(a.y), wide(b.x), wide(b.y), rope.peg(j)).first;
+          REQUIRE(reference::sign_of_value(d2 - wide(r) * wide(r)) >= 0);
+        }
+      }
+      continue;
+    }
+    const reference::TangentRef ref(line);
+    if (last && reference::sign_of_value(ref.f(from)) == 0) continue;
+    const double ax = ref.ax_t.get_d(), ay = ref.ay_t.get_d(), bx = ref.tx.get_d(), by = ref.ty.get_d();
+    for (std::uint32_t j = 0; j < rope.peg_count(); ++j) {
+      INFO("stretch " << s << " peg " << j);
+      const float r = rope.peg_radius(j);
+      // (Pegs clearly away from the stretch's bounds cannot meet it.)
+      const Vec2 y = rope.peg(j);
+      if (y.x + r < std::min(ax, bx) - 1 || y.x - r > std::max(ax, bx) + 1 || y.y + r < std::min(ay, by) - 1 ||
+          y.y - r > std::max(ay, by) + 1)
+        continue;
+      const auto [d2, u] = distance2_to_segment(ref.ax_t, ref.ay_t, ref.tx, ref.ty, y);
+      if (r > 0.0f)
+        REQUIRE(reference::sign_of_value(d2 - reference::wide(r) * reference::wide(r)) >= 0);
+      else
+        REQUIRE((reference::sign_of_value(d2) > 0 || u == 0 || u == 1));
     }
   }
 }
 
-// A move that changed no node swept its triangle without meeting a peg (the rope's
-// position before the move excluded: it is where the rope was).
+// A move that changed no node swept its region without meeting a peg (the rope's position
+// before the move excluded: it is where the rope was). Around points the region is the
+// triangle (pivot, end before, end after); around circles, a peg is met when the end
+// crosses the line along which the rope from the pivot would touch it, past the point
+// where it would, computed in GMP floats from the definition.
 void check_nothing_skipped(const Rope& before, const Rope& after) {
   if (before.nodes().size() != after.nodes().size()) return;
   for (std::size_t i = 0; i < before.nodes().size(); ++i)
     if (before.nodes()[i].peg != after.nodes()[i].peg) return;
-  const Vec2 c = before.nodes().back().position, p = before.end(), q = after.end();
-  if (p == c || reference::orient2d(c, p, q) == 0) return;
-  for (std::uint32_t k = 0; k < before.peg_count(); ++k) {
-    const Vec2 y = before.peg(k);
-    if (y == c || on_closed_segment(y, c, p)) continue;
-    INFO("peg " << k << " in the swept triangle of a move that caught nothing");
-    REQUIRE_FALSE(in_closed_triangle(y, c, p, q));
+  const std::vector<Knot> k = knots_of(before);
+  const Knot pivot = k[k.size() - 2];
+  const Vec2 c = pivot.circle.c, p = before.end(), q = after.end();
+  if (p == c) return;
+  int sigma = 0;
+  if (pivot.circle.r == 0.0f)
+    sigma = reference::orient2d(c, p, q);
+  else
+    sigma = reference::sign_of_value(reference::TangentRef(stretch_line(k, k.size() - 2)).f(q));
+  if (sigma == 0) return;
+  for (std::uint32_t j = 0; j < before.peg_count(); ++j) {
+    const Vec2 y = before.peg(j);
+    const float r = before.peg_radius(j);
+    INFO("peg " << j << " in the swept region of a move that caught nothing");
+    if (pivot.circle.r == 0.0f && r == 0.0f) {
+      if (y == c || on_closed_segment(y, c, p)) continue;
+      REQUIRE_FALSE(in_closed_triangle(y, c, p, q));
+      continue;
+    }
+    if (y == c) continue;
+    // (Only pegs reaching into the bounds of the pivot and the path can be met.)
+    const float lo_x = std::min({c.x - pivot.circle.r, p.x, q.x}), hi_x = std::max({c.x + pivot.circle.r, p.x, q.x});
+    const float lo_y = std::min({c.y - pivot.circle.r, p.y, q.y}), hi_y = std::max({c.y + pivot.circle.r, p.y, q.y});
+    if (y.x + r < lo_x - 1 || y.x - r > hi_x + 1 || y.y + r < lo_y - 1 || y.y - r > hi_y + 1) continue;
+    const TangentLine l{pivot.circle, pivot.side, {y, r}, sigma};
+    const reference::TangentRef ref(l);
+    const mpf_class fp = ref.f(p), fq = ref.f(q);
+    if (reference::sign_of_value(fp) != -sigma || sigma * reference::sign_of_value(fq) < 0) continue;
+    const mpf_class t = fp / (fp - fq);
+    using reference::wide;
+    const mpf_class x = wide(p.x) + t * (wide(q.x) - wide(p.x)), yy = wide(p.y) + t * (wide(q.y) - wide(p.y));
+    REQUIRE(reference::sign_of_value(ref.dx() * (x - ref.tx) + ref.dy() * (yy - ref.ty)) < 0);
   }
 }
 
@@ -249,9 +353,10 @@ TEST_CASE("rope: pegs from a scene, peg moves, refused input", "[rope]") {
   CHECK(sp.points == std::vector<Vec2>{{0, 0}, {1, 0}, {5, 5}, {2, 2}, {3, 2}, {3, 4}, {2, 4}});
   CHECK(sp.source[6] == ShapeId(ShapeKind::box, 0));
 
-  Scene bad;
-  bad.add(Circle{{0, 0}, 1});
-  CHECK_THROWS_WITH(pegs_of(bad), Catch::Contains("circle 0"));
+  CHECK(sp.radii == std::vector<float>(7, 0.0f));
+  Scene round;
+  round.add(Circle{{0, 0}, 1});
+  CHECK(pegs_of(round).radii == std::vector<float>{1.0f});
 
   Rope rope({-10, 0}, std::vector<Vec2>{{0, 0}, {0, 5}});
   rope.move_end({10, 1});
@@ -343,7 +448,8 @@ TEST_CASE("rope: moving a wound peg keeps the winding", "[rope]") {
 TEST_CASE("rope: refused peg moves leave the rope as it was", "[rope]") {
   // Two pegs with the rope wound twice around the pair: peg 0 is wrapped twice.
   Rope rope({-5, 1}, std::vector<Vec2>{{0, 0}, {1, 0}, {20, 20}, {-3, 5}});
-  for (Vec2 p : {Vec2{5, 1}, Vec2{5, -1}, Vec2{-5, -1}, Vec2{-5, 1.5f}, Vec2{5, 2}, Vec2{5, -2}, Vec2{-5, -2}, Vec2{-5, 2}})
+  for (Vec2 p :
+       {Vec2{5, 1}, Vec2{5, -1}, Vec2{-5, -1}, Vec2{-5, 1.5f}, Vec2{5, 2}, Vec2{5, -2}, Vec2{-5, -2}, Vec2{-5, 2}})
     rope.move_end(p);
   REQUIRE(wraps(rope) == std::vector<Wrap>{{1, -1, 0}, {0, -1, 1}, {1, -1, 1}, {0, -1, 0}});
   const Rope before = rope;
@@ -399,12 +505,129 @@ TEST_CASE("rope: length is within its stated bound", "[rope]") {
   }
 }
 
+// ---- circle pegs --------------------------------------------------------------------
+
+// The length of a rope from (-d, 0) over the top of a circle of radius r at the origin to
+// (d, 0): two tangents and the arc between their tangent points.
+double over_the_top(double d, double r) { return 2 * std::sqrt(d * d - r * r) + 2 * r * std::asin(r / d); }
+
+TEST_CASE("rope circle pegs: caught from either side along its tangents, released swinging back", "[rope][circle]") {
+  for (const float s : {1.0f, -1.0f}) {
+    INFO("from side " << s);
+    const int side = s > 0 ? 1 : -1;
+    Rope rope({-10, 0}, std::vector<Vec2>{{0, 0}}, std::vector<float>{1.0f});
+    rope.move_end({10, s * 3.0f});  // clear of the circle: 1.48 from its centre
+    CHECK(wraps(rope).empty());
+    rope.move_end({10, 0});  // swings across it
+    CHECK(wraps(rope) == std::vector<Wrap>{{0, -side, 0}});
+    check_sides(rope);
+    CHECK(std::fabs(rope.length() - over_the_top(10, 1)) < 1e-12);
+    rope.move_end({10, -s * 0.5f});  // on: the rope wraps further round
+    CHECK(wraps(rope) == std::vector<Wrap>{{0, -side, 0}});
+    rope.move_end({10, s * 3.0f});  // back past the line it was caught on: released
+    CHECK(wraps(rope).empty());
+    CHECK(std::fabs(rope.length() - std::hypot(20.0, 3.0)) < 1e-12);
+  }
+}
+
+TEST_CASE("rope circle pegs: caught in the order the sweep meets them, a tie by the tangent points", "[rope][circle]") {
+  // The line y = 1 from the start touches circle 0 at (0, 1), passes through point peg 1
+  // at (5, 1) and touches circle 2 at (9, 1), all three below it: sweeping down onto it
+  // catches all three at once, nearest first, with no turn at the first two.
+  const std::vector<Vec2> pegs = {{0, 0}, {5, 1}, {9, -1}, {20, -20}};
+  const std::vector<float> radii = {1.0f, 0.0f, 2.0f, 0.5f};
+  Rope rope({-10, 1}, pegs, radii);
+  rope.move_end({14, 8});
+  CHECK(wraps(rope).empty());
+  rope.move_end({14, -3});
+  CHECK(wraps(rope) == std::vector<Wrap>{{0, -1, 0}, {1, -1, 0}, {2, -1, 0}});
+  check_sides(rope);
+  rope.move_end({14, 8});
+  CHECK(wraps(rope).empty());
+}
+
+TEST_CASE("rope circle pegs: a full turn and more around a circle and back keeps its anchor", "[rope][circle]") {
+  Rope rope({-10, 0}, std::vector<Vec2>{{0, 0}}, std::vector<float>{2.0f});
+  std::vector<Vec2> path;
+  const double pi = std::acos(-1.0);
+  // Clockwise round the circle at radius 10, two and a half turns, then the same way back.
+  for (int k = 1; k <= 40; ++k) {
+    const double a = pi - 0.1 - 2 * pi * k / 16.0;
+    path.push_back({static_cast<float>(10 * std::cos(a)), static_cast<float>(10 * std::sin(a))});
+  }
+  std::vector<std::vector<Wrap>> out;
+  std::uint32_t most = 0;
+  for (Vec2 p : path) {
+    rope.move_end(p);
+    check_sides(rope);
+    check_no_peg_inside(rope, p);
+    out.push_back(wraps(rope));
+    if (!out.back().empty()) {
+      REQUIRE(out.back().size() == 1);
+      CHECK(out.back()[0].side == -1);
+      most = std::max(most, out.back()[0].half_turns);
+    }
+  }
+  CHECK(most == 4);  // two full turns
+  for (std::size_t i = path.size() - 1; i-- > 0;) {
+    rope.move_end(path[i]);
+    check_sides(rope);
+    INFO("back at " << i);
+    REQUIRE(wraps(rope) == out[i]);
+  }
+  rope.move_end({-10, 0.5f});
+  CHECK(wraps(rope).empty());
+  // Wound more than half a turn, the rope's length includes the whole arc.
+  Rope wound({-10, 0}, std::vector<Vec2>{{0, 0}}, std::vector<float>{2.0f});
+  for (Vec2 p : std::vector<Vec2>{{-10, 5}, {10, 0}, {0, -10}, {-10, -4}}) wound.move_end(p);
+  REQUIRE(wraps(wound) == std::vector<Wrap>{{0, -1, 1}});
+  const double in = std::sqrt(100.0 - 4), out_length = std::sqrt(116.0 - 4);
+  // Tangent directions from the two points; the arc is the turn between them plus pi... checked
+  // against the outline instead: the drawn arc's length.
+  const std::vector<Vec2> o = wound.outline(0.001);
+  double drawn = 0;
+  for (std::size_t i = 1; i < o.size(); ++i) drawn += std::hypot(o[i].x - o[i - 1].x, o[i].y - o[i - 1].y);
+  CHECK(std::fabs(drawn - wound.length()) < 1e-5 * wound.length());
+  CHECK(wound.length() > in + out_length + 2 * pi);  // more than half the circle
+}
+
+TEST_CASE("rope circle pegs: refused input leaves the rope as it was", "[rope][circle]") {
+  CHECK_THROWS_WITH(Rope({-10, 0}, std::vector<Vec2>{{0, 0}, {2, 0}}, std::vector<float>{1.0f, 1.0f}),
+                    Catch::Contains("peg 0 (a circle at (0, 0), radius 1") && Catch::Contains("touches peg 1"));
+  CHECK_THROWS_WITH(Rope({-10, 0}, std::vector<Vec2>{{0, 0}, {0.5f, 0}}, std::vector<float>{1.0f, 0.0f}),
+                    Catch::Contains("touches peg 1"));
+  CHECK_THROWS_WITH(Rope({0.5f, 0}, std::vector<Vec2>{{0, 0}}, std::vector<float>{1.0f}),
+                    Catch::Contains("rope start at (0.5, 0) meets peg 0"));
+  CHECK_THROWS_WITH(Rope({0, 0}, std::vector<Vec2>{{0, 0}}, std::vector<float>{-1.0f}), Catch::Contains("radius"));
+  CHECK_THROWS_WITH(Rope({0, 0}, std::vector<Vec2>{{0, 0}}, std::vector<float>{NAN}), Catch::Contains("radius"));
+  CHECK_THROWS_WITH(Rope({0, 0}, std::vector<Vec2>{{0, 0}}, std::vector<float>{1, 2}),
+                    Catch::Contains("2 radii for 1 pegs"));
+  // Apart by one ulp: accepted.
+  CHECK_NOTHROW(
+      Rope({-10, 0}, std::vector<Vec2>{{0, 0}, {std::nextafter(2.0f, 3.0f), 0}}, std::vector<float>{1.0f, 1.0f}));
+
+  Rope rope({-10, 0}, std::vector<Vec2>{{0, 0}, {5, 5}}, std::vector<float>{1.0f, 0.0f});
+  rope.move_end({10, 3});
+  rope.move_end({10, 0});
+  const Rope before = rope;
+  CHECK_THROWS_WITH(rope.move_end({-10, 0}),
+                    Catch::Contains("rope end on its path from (10, 0) to (-10, 0) meets peg 0"));
+  CHECK_THROWS_WITH(rope.move_end({0, -1}), Catch::Contains("meets peg 0"));  // touching counts
+  CHECK_THROWS_WITH(rope.move_start({10, 0}), Catch::Contains("rope start on its path"));
+  CHECK_THROWS_WITH(rope.move_peg(1, {6, 6}), Catch::Contains("not implemented"));
+  CHECK(wraps(rope) == wraps(before));
+  CHECK(rope.end() == before.end());
+  CHECK(rope.start() == before.start());
+  CHECK(rope.peg(1) == before.peg(1));
+}
+
 // ---- properties ---------------------------------------------------------------------
 
 struct Field {
   std::vector<Vec2> pegs;
   Vec2 start;
   std::vector<Vec2> path;
+  std::vector<float> radii;  // empty: every peg a point
 };
 
 // Pegs and path points on grids fine enough to be degenerate often and coarse enough that
@@ -442,7 +665,6 @@ Field random_field(std::uint64_t seed, double origin, double extent, double peg_
   return f;
 }
 
-
 // Follows the path, checking the invariants after every move; returns the wraps after
 // each path point.
 std::vector<std::vector<Wrap>> follow(Rope& rope, const std::vector<Vec2>& path, bool check) {
@@ -461,7 +683,7 @@ std::vector<std::vector<Wrap>> follow(Rope& rope, const std::vector<Vec2>& path,
 }
 
 void check_properties(const Field& f) {
-  Rope rope(f.start, f.pegs);
+  Rope rope(f.start, f.pegs, f.radii);
   const std::vector<std::vector<Wrap>> forward = follow(rope, f.path, true);
 
   // Back along the same path: at every point, the rope it had there on the way out.
@@ -474,7 +696,7 @@ void check_properties(const Field& f) {
   rope.move_end(f.start);
 
   // Every move cut into ten: the same rope after each original move.
-  Rope fine(f.start, f.pegs);
+  Rope fine(f.start, f.pegs, f.radii);
   Vec2 at = f.start;
   for (std::size_t i = 0; i < f.path.size(); ++i) {
     const Vec2 to = f.path[i];
@@ -516,11 +738,13 @@ PegMoveCounts check_peg_moves(const Field& f, std::uint64_t seed, double reach, 
     rope.move_end(to);
     for (int m = 0; m < 2; ++m) {
       const std::size_t wrapped = rope.nodes().size() - 1;
-      const std::uint32_t peg = m == 0 && wrapped > 0
-                                    ? rope.nodes()[1 + static_cast<std::size_t>(rng.u() * static_cast<double>(wrapped))].peg
-                                    : static_cast<std::uint32_t>(rng.u() * static_cast<double>(rope.peg_count()));
+      const std::uint32_t peg =
+          m == 0 && wrapped > 0 ? rope.nodes()[1 + static_cast<std::size_t>(rng.u() * static_cast<double>(wrapped))].peg
+                                : static_cast<std::uint32_t>(rng.u() * static_cast<double>(rope.peg_count()));
       const Vec2 from = rope.peg(peg);
-      const auto step = [&](float v) { return static_cast<float>(v + std::round((rng.u() * 2 - 1) * reach / path_step) * path_step); };
+      const auto step = [&](float v) {
+        return static_cast<float>(v + std::round((rng.u() * 2 - 1) * reach / path_step) * path_step);
+      };
       const Vec2 dest{step(from.x), step(from.y)};
       const Rope before = rope;
       INFO("peg " << peg << " from (" << from.x << ", " << from.y << ") to (" << dest.x << ", " << dest.y << ")");
@@ -611,6 +835,87 @@ TEST_CASE("rope properties on integer lattices (every peg collinear with many)",
   for (std::uint64_t seed = 41; seed <= 50; ++seed) {
     INFO("seed " << seed);
     check_properties(random_field(seed, 0.0, 24.0, 1.0, 1.25, 0, 100, true));
+  }
+}
+
+// Circle pegs among point pegs: circles of radius 1 to 8 peg steps, each apart from every
+// peg before it (the reference decides), point pegs outside them; a path that never meets
+// a circle (steps that would are drawn again). On a lattice (peg_step 1), every circle has
+// radius 1/4 or 1/2 and sits on a lattice point, so common tangents run through many
+// other pegs and touch many other circles at once.
+Field random_circle_field(std::uint64_t seed, double origin, double extent, double peg_step, double path_step,
+                          int circles, int points, int moves, bool lattice) {
+  SplitMix64 rng(seed);
+  const auto on = [&](double step) {
+    const auto k = static_cast<std::int64_t>(rng.u() * extent / step);
+    return static_cast<float>(origin + static_cast<double>(k) * step);
+  };
+  Field f;
+  const auto clear = [&](const Circle& c) {
+    for (std::size_t i = 0; i < f.pegs.size(); ++i) {
+      const Circle o{f.pegs[i], f.radii[i]};
+      if ((o.r > 0.0f || c.r > 0.0f) && reference::intersects(c, o)) return false;
+    }
+    return true;
+  };
+  for (int tries = 0; tries < 20 * circles && static_cast<int>(f.pegs.size()) < circles; ++tries) {
+    const float r =
+        lattice ? (rng.u() < 0.5 ? 0.25f : 0.5f) : static_cast<float>(peg_step * (1 + static_cast<int>(rng.u() * 8)));
+    const Circle c{{on(peg_step), on(peg_step)}, r};
+    if (clear(c)) {
+      f.pegs.push_back(c.c);
+      f.radii.push_back(c.r);
+    }
+  }
+  for (int i = 0; i < points; ++i) {
+    const Circle c{{on(peg_step), on(peg_step)}, 0.0f};
+    if (clear(c)) {
+      f.pegs.push_back(c.c);
+      f.radii.push_back(0.0f);
+    }
+  }
+  const auto meets_circle = [&](Vec2 a, Vec2 b) {
+    for (std::size_t i = 0; i < f.pegs.size(); ++i)
+      if (f.radii[i] > 0.0f && reference::intersects(Segment{a, b}, Circle{f.pegs[i], f.radii[i]})) return true;
+    return false;
+  };
+  do f.start = {on(path_step), on(path_step)};
+  while (meets_circle(f.start, f.start));
+  Vec2 at = f.start;
+  while (static_cast<int>(f.path.size()) < moves) {
+    const double reach = rng.u() < 0.1 ? extent : extent / 8;
+    const auto step = [&](float from) {
+      const double d = (rng.u() * 2 - 1) * reach;
+      double v = from + std::round(d / path_step) * path_step;
+      v = std::clamp(v, origin, origin + extent);
+      return static_cast<float>(origin + std::round((v - origin) / path_step) * path_step);
+    };
+    const Vec2 to{step(at.x), step(at.y)};
+    if (to == at || meets_circle(at, to)) continue;
+    at = to;
+    f.path.push_back(at);
+  }
+  return f;
+}
+
+TEST_CASE("rope properties among circle pegs", "[rope][circle]") {
+  for (std::uint64_t seed = 61; seed <= 66; ++seed) {
+    INFO("seed " << seed);
+    check_properties(random_circle_field(seed, 0.0, 100.0, 0.25, 0.625, 40, 40, 80, false));
+  }
+}
+
+TEST_CASE("rope properties among circle pegs near 1e6", "[rope][circle]") {
+  for (std::uint64_t seed = 71; seed <= 74; ++seed) {
+    INFO("seed " << seed);
+    check_properties(random_circle_field(seed, 1e6, 60.0, 0.0625, 0.625, 40, 40, 80, false));
+  }
+}
+
+TEST_CASE("rope properties among circle pegs on integer lattices (tangents through many pegs)", "[rope][circle]") {
+  for (std::uint64_t seed = 81; seed <= 86; ++seed) {
+    INFO("seed " << seed);
+    check_properties(random_circle_field(seed, 0.0, 24.0, 1.0, 1.25, 60, 60, 80, true));
   }
 }
 
