@@ -4,7 +4,9 @@
 // the time per move should not grow with the number of pegs: the 1M / 10k ratio is the
 // figure to read. Each run prints the final number of nodes and a hash of them (the same
 // walk over the same pegs must give the same rope). BM_rope_move_peg: peg moves on the
-// rope that walk leaves (about 3,500 nodes).
+// rope that walk leaves (about 3,500 nodes). BM_rope_move_end_circles: the same density
+// and walk among pegs half of which are circles (radius 0.5 to 2), the walk stepping
+// around them (a path into a circle is refused).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -59,12 +61,13 @@ void BM_rope_move_end(benchmark::State& state) {
     state.PauseTiming();
     nodes = rope.nodes().size() - 1;
     hash = 1469598103934665603ull;
-    for (const hitgrid::RopeNode& n : rope.nodes()) hash = (hash ^ (n.peg + 7ull * static_cast<std::uint64_t>(n.side + 1) + 31ull * n.half_turns)) * 1099511628211ull;
+    for (const hitgrid::RopeNode& n : rope.nodes())
+      hash = (hash ^ (n.peg + 7ull * static_cast<std::uint64_t>(n.side + 1) + 31ull * n.half_turns)) * 1099511628211ull;
     state.ResumeTiming();
   }
   state.SetItemsProcessed(state.iterations() * moves);
-  state.counters["ns_per_move"] =
-      benchmark::Counter(static_cast<double>(moves), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  state.counters["ns_per_move"] = benchmark::Counter(
+      static_cast<double>(moves), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
   state.counters["nodes"] = static_cast<double>(nodes);
   state.counters["node_hash_lo32"] = static_cast<double>(hash & 0xffffffffu);
 }
@@ -110,13 +113,89 @@ void BM_rope_move_peg(benchmark::State& state) {
     benchmark::DoNotOptimize(rope.nodes().data());
     nodes = rope.nodes().size() - 1;
   }
-  state.counters["ns_per_move"] = benchmark::Counter(static_cast<double>(peg_moves),
-                                                     benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  state.counters["ns_per_move"] = benchmark::Counter(
+      static_cast<double>(peg_moves), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
   state.counters["refused"] = static_cast<double>(refused);
   state.counters["nodes"] = static_cast<double>(nodes);
 }
 
+// One peg per 10 x 10 cell of a square of side sqrt(100 n), jittered by up to 2.5 from the
+// cell's centre, every other one a circle of radius 0.5 to 2: apart by construction. The
+// walk as in make_setup, a step drawn again while it comes within 0.01 of a circle.
+struct CircleSetup {
+  std::vector<hitgrid::Vec2> pegs;
+  std::vector<float> radii;
+  std::vector<hitgrid::Vec2> path;
+  hitgrid::Vec2 start;
+};
+
+CircleSetup make_circle_setup(std::int64_t n) {
+  CircleSetup s;
+  hitgrid::SplitMix64 rng(1);
+  const auto cells = static_cast<std::int64_t>(std::sqrt(static_cast<double>(n)));
+  for (std::int64_t i = 0; i < cells; ++i)
+    for (std::int64_t j = 0; j < cells; ++j) {
+      s.pegs.push_back({static_cast<float>(10.0 * static_cast<double>(i) + 5 + (rng.u() * 2 - 1) * 2.5),
+                        static_cast<float>(10.0 * static_cast<double>(j) + 5 + (rng.u() * 2 - 1) * 2.5)});
+      s.radii.push_back((i + j) % 2 == 0 ? static_cast<float>(0.5 + rng.u() * 1.5) : 0.0f);
+    }
+  const double side = 10.0 * static_cast<double>(cells);
+  const auto near_circle = [&](double ax, double ay, double bx, double by) {
+    const auto lo_i = static_cast<std::int64_t>(std::max(0.0, std::min(ax, bx) / 10 - 1));
+    const auto hi_i = static_cast<std::int64_t>(std::min(static_cast<double>(cells - 1), std::max(ax, bx) / 10 + 1));
+    const auto lo_j = static_cast<std::int64_t>(std::max(0.0, std::min(ay, by) / 10 - 1));
+    const auto hi_j = static_cast<std::int64_t>(std::min(static_cast<double>(cells - 1), std::max(ay, by) / 10 + 1));
+    for (std::int64_t i = lo_i; i <= hi_i; ++i)
+      for (std::int64_t j = lo_j; j <= hi_j; ++j) {
+        const auto k = static_cast<std::size_t>(i * cells + j);
+        if (s.radii[k] == 0.0f) continue;
+        const double cx = s.pegs[k].x, cy = s.pegs[k].y, dx = bx - ax, dy = by - ay;
+        const double len2 = dx * dx + dy * dy;
+        const double t = len2 > 0 ? std::clamp(((cx - ax) * dx + (cy - ay) * dy) / len2, 0.0, 1.0) : 0.0;
+        if (std::hypot(ax + t * dx - cx, ay + t * dy - cy) < s.radii[k] + 0.01) return true;
+      }
+    return false;
+  };
+  const double lo = side / 2 - 500, hi = side / 2 + 500;
+  double x = side / 2, y = side / 2;
+  while (near_circle(x, y, x, y)) x += 1;
+  s.start = {static_cast<float>(x), static_cast<float>(y)};
+  while (s.path.size() < static_cast<std::size_t>(moves)) {
+    const double nx = std::clamp(x + (rng.u() * 2 - 1) * 5, lo, hi);
+    const double ny = std::clamp(y + (rng.u() * 2 - 1) * 5, lo, hi);
+    const hitgrid::Vec2 to{static_cast<float>(nx), static_cast<float>(ny)};
+    if (near_circle(x, y, to.x, to.y)) continue;
+    x = to.x;
+    y = to.y;
+    s.path.push_back(to);
+  }
+  return s;
+}
+
+void BM_rope_move_end_circles(benchmark::State& state) {
+  const CircleSetup s = make_circle_setup(state.range(0));
+  const hitgrid::Rope initial(s.start, s.pegs, s.radii);
+  std::size_t nodes = 0, circle_nodes = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    hitgrid::Rope rope = initial;
+    state.ResumeTiming();
+    for (hitgrid::Vec2 p : s.path) rope.move_end(p);
+    benchmark::DoNotOptimize(rope.nodes().data());
+    state.PauseTiming();
+    nodes = rope.nodes().size() - 1;
+    circle_nodes = 0;
+    for (std::size_t i = 1; i < rope.nodes().size(); ++i) circle_nodes += s.radii[rope.nodes()[i].peg] > 0.0f;
+    state.ResumeTiming();
+  }
+  state.counters["ns_per_move"] = benchmark::Counter(
+      static_cast<double>(moves), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  state.counters["nodes"] = static_cast<double>(nodes);
+  state.counters["circle_nodes"] = static_cast<double>(circle_nodes);
+}
+
 }  // namespace
 
+BENCHMARK(BM_rope_move_end_circles)->Arg(10'000)->Arg(1'000'000)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_rope_move_peg)->Arg(10'000)->Arg(1'000'000)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_rope_move_end)->Arg(10'000)->Arg(1'000'000)->Unit(benchmark::kMillisecond)->UseRealTime();

@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <utility>
@@ -54,6 +55,22 @@ class BigInt {
   }
 
   int sign() const { return limbs_.empty() ? 0 : (negative_ ? -1 : 1); }
+
+  /// The value times 2^-bits, rounded to a double (within 2^-52 relatively: the top 64
+  /// bits, truncated, then rounded once more), for the few values that are reported and
+  /// not compared. Values past double's range give infinity or 0.
+  double to_double(int bits) const {
+    if (limbs_.empty()) return 0.0;
+    const std::size_t n = limbs_.size();
+    std::uint64_t top = limbs_[n - 1];
+    int shift = 32 * static_cast<int>(n - 1);
+    if (n >= 2) {
+      top = top << 32 | limbs_[n - 2];
+      shift -= 32;
+    }
+    const double v = std::ldexp(static_cast<double>(top), shift - bits);
+    return negative_ ? -v : v;
+  }
   const std::vector<std::uint32_t>& limbs() const { return limbs_; }
 
   /// *this * 2^bits (bits >= 0).

@@ -1,5 +1,7 @@
 #include "hitgrid/core/tangent_crossing.hpp"
 
+#include <cmath>
+
 #include "big_int.hpp"
 #include "hitgrid/core/line_crossing.hpp"
 #include "hitgrid/core/predicates.hpp"
@@ -153,6 +155,31 @@ int crossing_beyond_tangent_point(Vec2 p, Vec2 q, const TangentLine& line) {
   const WithRoot a1 = l.along(bb, bp), a2 = l.along(bp, bq), f = l.at(p);
   const WithRoot x = multiply(a1, g, l.d), y = multiply(f, a2, l.d);
   return exact::sign_of(WithRoot{x.a + y.a, x.b + y.b}, l.d) * gs;
+}
+
+TangentGeometry tangent_geometry(const TangentLine& line) {
+  const double ax = line.a.c.x, ay = line.a.c.y, bx = line.b.c.x, by = line.b.c.y;
+  const double ex = bx - ax, ey = by - ay;
+  TangentGeometry g{};
+  if (points_only(line)) {
+    g.length = std::sqrt(ex * ex + ey * ey);
+    g = {ax, ay, bx, by, ex / g.length, ey / g.length, g.length};
+  } else {
+    // D exactly (in units of 2^-298, big_int.hpp), so that the root of a small D (circles
+    // nearly touching) is as accurate as any other.
+    const double root = std::sqrt(Parts(line).d.to_double(298));
+    const double ka = line.sa * static_cast<double>(line.a.r), kb = line.sb * static_cast<double>(line.b.r);
+    const double rho = kb - ka, length2 = ex * ex + ey * ey;
+    // n = (rho e + sqrt(D) perp(e)) / |e|^2 and d = (sqrt(D) e - rho perp(e)) / |e|^2: sums of
+    // two orthogonal vectors, so no cancellation.
+    const double nx = (rho * ex - root * ey) / length2, ny = (rho * ey + root * ex) / length2;
+    g = {ax - ka * nx, ay - ka * ny, bx - kb * nx, by - kb * ny, ny, -nx, root};
+  }
+  if (line.mirrored) {
+    // Through b's centre, the other way.
+    g = {2 * bx - g.ax, 2 * by - g.ay, 2 * bx - g.bx, 2 * by - g.by, -g.dx, -g.dy, g.length};
+  }
+  return g;
 }
 
 }  // namespace hitgrid

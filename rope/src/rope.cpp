@@ -266,23 +266,17 @@ std::vector<Vec2> Rope::points() const {
 
 namespace {
 
-// One straight stretch of the rope, in double: from its tangent point on circle a to its
-// tangent point on circle b (the points themselves around point pegs), and its length.
-struct Stretch {
-  double ax, ay, bx, by, length;
-};
+// One straight stretch of the rope, rounded (core/tangent_crossing.hpp): from its tangent
+// point on one node's circle to the next's (the points themselves around point pegs).
+using Stretch = TangentGeometry;
 
-// The tangent line's normal n = (rho e + sqrt(D) perp(e)) / |e|^2 (core/tangent_crossing.hpp)
-// rounded: the tangent points are a - sa ra n and b - sb rb n, the length sqrt(D).
 Stretch stretch_of(const Circle& a, int sa, const Circle& b, int sb) {
-  const double ax = a.c.x, ay = a.c.y, bx = b.c.x, by = b.c.y;
-  const double ex = bx - ax, ey = by - ay;
-  if (a.r == 0.0f && b.r == 0.0f) return {ax, ay, bx, by, std::sqrt(ex * ex + ey * ey)};
-  const double ka = sa * static_cast<double>(a.r), kb = sb * static_cast<double>(b.r);
-  const double rho = kb - ka, length2 = ex * ex + ey * ey;
-  const double root = std::sqrt(std::max(0.0, length2 - rho * rho));
-  const double nx = (rho * ex - root * ey) / length2, ny = (rho * ey + root * ex) / length2;
-  return {ax - ka * nx, ay - ka * ny, bx - kb * nx, by - kb * ny, root};
+  if (a.r == 0.0f && b.r == 0.0f) {
+    // The points and their distance only (the direction is asked of circle stretches).
+    const double ex = static_cast<double>(b.c.x) - a.c.x, ey = static_cast<double>(b.c.y) - a.c.y;
+    return {a.c.x, a.c.y, b.c.x, b.c.y, 0.0, 0.0, std::sqrt(ex * ex + ey * ey)};
+  }
+  return tangent_geometry({a, sa, b, sb});
 }
 
 // How far the rope turns around a node, in radians, from the stretch coming in to the one
@@ -291,7 +285,7 @@ Stretch stretch_of(const Circle& a, int sa, const Circle& b, int sb) {
 // that multiple), plus the whole turns.
 double winding_of(const Stretch& in, const Stretch& out, int side, std::uint32_t half_turns) {
   const double pi = std::acos(-1.0);
-  const double ix = in.bx - in.ax, iy = in.by - in.ay, ox = out.bx - out.ax, oy = out.by - out.ay;
+  const double ix = in.dx, iy = in.dy, ox = out.dx, oy = out.dy;
   double theta = std::atan2(side * (ix * oy - iy * ox), ix * ox + iy * oy);  // (-pi, pi]
   if (theta < 0) theta += 2 * pi;
   if (half_turns % 2 == 0 && theta >= pi) theta = theta > 1.5 * pi ? 0.0 : pi;
@@ -444,11 +438,11 @@ class Rope::Strand {
   Strand(const Rope& rope, std::vector<RopeNode>& nodes, Direction first_dir, Direction heading, Vec2 p, Vec2 to,
          std::uint32_t moving)
       : rope_(rope), nodes_(nodes), first_dir_(first_dir), heading_(heading), p_(p), to_(to), moving_(moving) {
-    // The heading passes through p unless a peg has just caught the rope (move_peg): then
-    // the sweep starts where the tip crosses the heading's line.
-    window_ = line_of(pivot(), heading_);
-    has_window_ = side_of(window_, p_) != 0;
-    window_closed_ = false;
+    // The heading points at p (the sweep starts there: a candidate's line crossed after
+    // time 0 is on the near side of p, which catchable() asks anyway), unless a peg has
+    // just caught the rope (move_peg): then the sweep starts where the tip crosses the
+    // heading's line. (Not asked of the predicates: p on its own line is their slowest case.)
+    if (!(heading_.p == p_ && heading_.r == 0.0f)) set_window(line_of(pivot(), heading_), false);
     begin_sweep();
   }
 

@@ -919,5 +919,59 @@ TEST_CASE("rope properties among circle pegs on integer lattices (tangents throu
   }
 }
 
+// The length from the definition: every stretch between its tangent points and every arc
+// (the turn from the stretch before to the one after, in the node's sense, in the half turn
+// its count says, plus its whole turns), the tangent lines in 16,000-bit GMP floats, the
+// angles in long double (each piece within 2^-53 of its exact length, relatively).
+long double reference_length(const Rope& rope) {
+  const std::vector<Knot> k = knots_of(rope);
+  const long double pi = std::acos(-1.0L);
+  long double total = 0;
+  for (std::size_t s = 0; s + 1 < k.size(); ++s) {
+    const TangentLine l = stretch_line(k, s);
+    if (l.a.r == 0.0f && l.b.r == 0.0f) {
+      total += std::hypot(static_cast<long double>(l.b.c.x) - l.a.c.x, static_cast<long double>(l.b.c.y) - l.a.c.y);
+      continue;
+    }
+    const reference::TangentRef r(l);
+    const mpf_class dx = r.tx - r.ax_t, dy = r.ty - r.ay_t;
+    total += static_cast<long double>(mpf_class(sqrt(mpf_class(dx * dx + dy * dy))).get_d());
+  }
+  for (std::size_t i = 1; i + 1 < k.size(); ++i) {
+    if (k[i].circle.r == 0.0f) continue;
+    const reference::TangentRef in(stretch_line(k, i - 1)), out(stretch_line(k, i));
+    const long double cr = k[i].side * mpf_class(in.dx() * out.dy() - in.dy() * out.dx()).get_d();
+    const long double dt = mpf_class(in.dx() * out.dx() + in.dy() * out.dy()).get_d();
+    long double theta = std::atan2(cr, dt);
+    if (theta < 0) theta += 2 * pi;
+    const std::uint32_t h = rope.nodes()[i].half_turns;
+    if (h % 2 == 0 && theta >= pi) theta = theta > 1.5L * pi ? 0 : pi;
+    if (h % 2 == 1 && theta < pi) theta = theta < 0.5L * pi ? 2 * pi : pi;
+    total += k[i].circle.r * (2 * pi * (h / 2) + theta);
+  }
+  return total;
+}
+
+TEST_CASE("rope circle pegs: length within its stated bound", "[rope][circle]") {
+  // docs/rope.md, "Length": (pieces + 3) * 2^-50 of the length, plus (half turns + 2) *
+  // 2^-48 of each circle node's radius.
+  for (const Field& f : {random_circle_field(91, 0.0, 100.0, 0.25, 0.625, 40, 40, 80, false),
+                         random_circle_field(92, 1e6, 60.0, 0.0625, 0.625, 40, 40, 80, false),
+                         random_circle_field(93, 0.0, 24.0, 1.0, 1.25, 60, 60, 80, true)}) {
+    Rope rope(f.start, f.pegs, f.radii);
+    for (Vec2 to : f.path) {
+      rope.move_end(to);
+      const long double exact = reference_length(rope);
+      long double bound = (2.0L * static_cast<long double>(rope.nodes().size()) + 3) * std::ldexp(1.0L, -50) * exact;
+      for (std::size_t i = 1; i < rope.nodes().size(); ++i) {
+        const RopeNode& n = rope.nodes()[i];
+        bound += (n.half_turns + 2) * std::ldexp(1.0L, -48) * rope.peg_radius(n.peg);
+      }
+      INFO("nodes " << rope.nodes().size() - 1);
+      REQUIRE(std::fabs(static_cast<long double>(rope.length()) - exact) <= bound);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace hitgrid

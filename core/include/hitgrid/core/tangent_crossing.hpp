@@ -80,4 +80,17 @@ int direction_dot(const TangentLine& line1, const TangentLine& line2);
 /// Requires tangent_exists.
 int crossing_beyond_tangent_point(Vec2 p, Vec2 q, const TangentLine& line);
 
+/// The line's tangent points on a and on b (images through b's centre for a mirrored line),
+/// its unit direction and the distance between the tangent points, rounded: for lengths
+/// and pictures, never for a decision. `length` is within 2^-51 of the exact distance
+/// relatively (D is computed exactly, then rounded and its root taken); the direction's
+/// angle within 2^-50 radians; each tangent point within 2^-51 (|centre| + radius) of the
+/// exact one. Requires tangent_exists.
+struct TangentGeometry {
+  double ax, ay, bx, by;  // the tangent points
+  double dx, dy;          // the unit direction, from a's tangent point to b's
+  double length;
+};
+TangentGeometry tangent_geometry(const TangentLine& line);
+
 }  // namespace hitgrid
