@@ -10,8 +10,8 @@
 
 #include "geometry_reference.hpp"
 #include "hitgrid/core/line_crossing.hpp"
-#include "support/tangent_reference.hpp"
 #include "hitgrid/core/tangent_crossing.hpp"
+#include "support/tangent_reference.hpp"
 
 namespace hitgrid {
 namespace {
@@ -176,6 +176,33 @@ TEST_CASE("tangent lines: directions, along, and the tangent point agree with th
     REQUIRE(side_of(l1, u) == sign_of_value(RefLine(l1).f(u)));
   }
   CHECK(beyond_zero > 50);
+}
+
+TEST_CASE("tangent geometry: points, direction and length within their stated bounds", "[geometry][tangent_crossing]") {
+  Rng rng(36);
+  for (int i = 0; i < 3000; ++i) {
+    const Frame& f = any_frame(rng);
+    const TangentLine l = random_line(rng, f);
+    const RefLine ref(l);
+    const TangentGeometry g = tangent_geometry(l);
+    INFO(f.name << " " << hex(l.a.c) << " " << l.a.r << " " << hex(l.b.c) << " " << l.b.r << " " << l.mirrored);
+    const auto close = [](double got, const mpf_class& want, double tolerance) {
+      return abs(mpf_class(got, 64) - want) <= tolerance;
+    };
+    const double ka = std::fabs(l.a.c.x) + std::fabs(l.a.c.y) + l.a.r,
+                 kb = std::fabs(l.b.c.x) + std::fabs(l.b.c.y) + l.b.r;
+    // (For a mirrored line the point "on a" is an image through b: both centres count.)
+    const double scale_a = l.mirrored ? 2 * kb + ka : ka, scale_b = l.mirrored ? 3 * kb : kb;
+    REQUIRE(close(g.ax, ref.ax_t, std::ldexp(scale_a, -51)));
+    REQUIRE(close(g.ay, ref.ay_t, std::ldexp(scale_a, -51)));
+    REQUIRE(close(g.bx, ref.tx, std::ldexp(scale_b, -51)));
+    REQUIRE(close(g.by, ref.ty, std::ldexp(scale_b, -51)));
+    REQUIRE(close(g.dx, ref.dx(), std::ldexp(1.0, -50)));
+    REQUIRE(close(g.dy, ref.dy(), std::ldexp(1.0, -50)));
+    const mpf_class ex = ref.tx - ref.ax_t, ey = ref.ty - ref.ay_t;
+    const mpf_class length = sqrt(mpf_class(ex * ex + ey * ey));
+    REQUIRE(abs(mpf_class(g.length, 64) - length) <= length * std::ldexp(1.0, -51));
+  }
 }
 
 TEST_CASE("tangent crossings: random lines and paths", "[geometry][tangent_crossing]") {
