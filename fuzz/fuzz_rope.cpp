@@ -1,7 +1,8 @@
 // Fuzz target: the rope (rope/rope.hpp) under any sequence of moves of its end, its start
 // and its pegs, with coordinates that are small integers times a scale (lattices full of
 // collinear pegs, pegs on the rope, paths over pegs) or raw float bits (NaN and infinities
-// included).
+// included); some pegs circles (radii on the same lattice, or raw bits: negative, NaN,
+// touching: refused), so that tangent lines through many pegs are common.
 //
 // Properties, after every call: a call that throws throws hitgrid::Error and leaves the
 // rope as it was; every node is a peg at that peg's place, with a side and half-turn count
@@ -9,7 +10,8 @@
 // an accepted peg move is undone by the move back (docs/rope.md, "Moving pegs"), up to
 // the nodes the rope merely runs straight through (shape_of).
 //
-// Bytes: a scale exponent, a peg count, the pegs, then per call an op byte and a point.
+// Bytes: a scale exponent, a peg count, the pegs, the start, a circle count and the
+// circles' radii, then per call an op byte and a point.
 #include <cmath>
 #include <optional>
 #include <vector>
@@ -17,6 +19,7 @@
 #include "fuzz_input.hpp"
 #include "hitgrid/core/error.hpp"
 #include "hitgrid/core/predicates.hpp"
+#include "hitgrid/core/tangent_crossing.hpp"
 #include "hitgrid/rope/rope.hpp"
 
 namespace {
@@ -34,6 +37,14 @@ State state_of(const Rope& r) {
   return {{r.nodes().begin(), r.nodes().end()}, r.end(), {r.pegs().begin(), r.pegs().end()}};
 }
 
+// Node i's circle (radius 0 for a point peg and the ends; i past the nodes: the end).
+Circle circle_at(const Rope& rope, std::size_t i) {
+  if (i >= rope.nodes().size()) return {rope.end(), 0.0f};
+  const RopeNode& n = rope.nodes()[i];
+  return {n.position, n.peg == RopeNode::no_peg ? 0.0f : rope.peg_radius(n.peg)};
+}
+int side_at(const Rope& rope, std::size_t i) { return i < rope.nodes().size() ? rope.nodes()[i].side : 0; }
+
 void check_nodes(const Rope& rope) {
   const std::vector<Vec2> p = rope.points();
   for (std::size_t i = 1; i < rope.nodes().size(); ++i) {
@@ -41,8 +52,17 @@ void check_nodes(const Rope& rope) {
     if (n.peg >= rope.peg_count() || !(rope.peg(n.peg) == n.position)) fuzz::fail("a node is not at its peg");
     if (n.side != 1 && n.side != -1) fuzz::fail("a node's side is neither +1 nor -1");
     if (p[i - 1] == p[i] || p[i + 1] == p[i]) continue;  // an end on the node: no turn to read
-    const int turn = n.side * orient2d(p[i - 1], p[i], p[i + 1]);
-    const int half = turn != 0 ? (turn > 0 ? 0 : 1) : (dot_sign(p[i], p[i - 1], p[i + 1]) < 0 ? 0 : 1);
+    int turn = n.side * orient2d(p[i - 1], p[i], p[i + 1]);
+    int forwards = -dot_sign(p[i], p[i - 1], p[i + 1]);
+    const Circle a = circle_at(rope, i - 1), b = circle_at(rope, i), c = circle_at(rope, i + 1);
+    if (a.r > 0.0f || b.r > 0.0f || c.r > 0.0f) {
+      // Around circles: the turn from the line coming in to the line going out.
+      const TangentLine in{a, side_at(rope, i - 1), b, n.side}, out{b, n.side, c, side_at(rope, i + 1)};
+      if (!tangent_exists(in) || !tangent_exists(out)) fuzz::fail("a rope stretch has no tangent line");
+      turn = n.side * direction_cross(in, out);
+      forwards = direction_dot(in, out);
+    }
+    const int half = turn != 0 ? (turn > 0 ? 0 : 1) : (forwards > 0 ? 0 : 1);
     if (half != static_cast<int>(n.half_turns % 2)) fuzz::fail("a node's half-turn count disagrees with its turn");
   }
 }
@@ -84,11 +104,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::vector<Vec2> pegs;
   for (std::size_t i = 0; i < peg_count; ++i) pegs.push_back(point(in.u8()));
   const Vec2 start = point(in.u8());
+  std::vector<float> radii(pegs.size(), 0.0f);
+  const std::size_t circles = peg_count > 0 ? in.u8() % (peg_count + 1) : 0;
+  for (std::size_t i = 0; i < circles; ++i) {
+    const std::uint8_t b = in.u8();
+    radii[i] = (b & 0x80) ? in.raw_float() : std::ldexp(static_cast<float>(b % 8 + 1), scale - 1);
+  }
   std::optional<Rope> made;
   try {
-    made.emplace(start, pegs);
+    made.emplace(start, pegs, radii);
   } catch (const Error&) {
-    return 0;  // a non-finite peg or start: refused, as it must be
+    return 0;  // a non-finite peg or start, a bad radius, touching circles: refused, as it must be
   }
   Rope& rope = *made;
   for (int call = 0; call < 64 && in.left() > 0; ++call) {
