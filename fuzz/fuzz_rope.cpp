@@ -126,9 +126,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     try {
       switch (op % 4) {
         case 0:
-        case 1: rope.move_end(to); break;
-        case 2: rope.move_start(to); break;
-        default: rope.move_peg(peg, to); break;
+        case 1:
+          rope.move_end(to);
+          break;
+        case 2:
+          rope.move_start(to);
+          break;
+        default:
+          rope.move_peg(peg, to);
+          break;
       }
     } catch (const Error&) {
       accepted = false;

@@ -353,6 +353,28 @@ std::vector<Vec2> Rope::outline(double max_turn) const {
   return out;
 }
 
+Circle Rope::node_circle(std::size_t i) const {
+  if (i >= nodes_.size()) return {end_, 0.0f};
+  return {nodes_[i].position, radius_of(radii_, nodes_[i])};
+}
+int Rope::node_side(std::size_t i) const { return i < nodes_.size() ? nodes_[i].side : 0; }
+
+// The closed path from `from` to `to` meets the stretch of the line between its tangent
+// points (the line tangent to a circle): where it crosses the line lies between them, or,
+// running along the line, it overlaps them. Positions along the line are compared through
+// the centres (the direction is perpendicular to the normal the tangent points lie on).
+namespace {
+bool path_meets_stretch(Vec2 from, Vec2 to, const TangentLine& l) {
+  const int s1 = side_of(l, from), s2 = side_of(l, to);
+  if (s1 == s2 && s1 != 0) return false;
+  if (s1 == 0 && s2 == 0)
+    return !(along(l, l.a.c, from) < 0 && along(l, l.a.c, to) < 0) &&
+           !(along(l, l.b.c, from) > 0 && along(l, l.b.c, to) > 0);
+  const TangentLine back{l.b, -l.sb, l.a, -l.sa};  // the same line, the other way
+  return crossing_beyond_tangent_point(from, to, l) <= 0 && crossing_beyond_tangent_point(from, to, back) <= 0;
+}
+}  // namespace
+
 // The pegs touching `box` (moved pegs are points: move_peg refuses circle pegs).
 void Rope::candidates(const Box& box, std::vector<std::uint32_t>& out) const {
   out.clear();
@@ -709,7 +731,7 @@ void Rope::move_peg(std::uint32_t peg, Vec2 to) {
   if (peg >= pegs_.size()) throw Error(who + ": no such peg (" + std::to_string(pegs_.size()) + " pegs)");
   require_finite(to, who);
   const Vec2 from = pegs_[peg];
-  if (has_circles_) throw Error(who + ": moving pegs among circle pegs is not implemented (docs/rope.md, \"Not yet\")");
+  if (radii_[peg] > 0.0f) throw Error(who + ": moving a circle peg is not implemented (docs/rope.md, \"Not yet\")");
   if (from == to) return;
   const Segment path{from, to};
   const std::string path_text = who + ": its path from " + point_text(from) + " to " + point_text(to);
@@ -730,21 +752,26 @@ void Rope::move_peg(std::uint32_t peg, Vec2 to) {
   if (on_segment(path, end_)) throw Error(path_text + " passes over the rope's end");
   std::vector<std::uint32_t> near;
   candidates(bounds_of(from, to, to), near);
-  for (std::uint32_t i : near)
-    if (i != peg && on_segment(path, pegs_[i]))
+  for (std::uint32_t i : near) {
+    if (i == peg) continue;
+    if (radii_[i] == 0.0f ? on_segment(path, pegs_[i]) : intersects(path, Circle{pegs_[i], radii_[i]}))
       throw Error(path_text + " passes over peg " + std::to_string(i) + " at " + point_text(pegs_[i]));
+  }
 
   // The rope's segments the path meets, but for the two at the peg when it is wrapped.
   // (A float comparison of bounds first: on a long rope most segments are far away.)
-  const std::vector<Vec2> p = points();
   const Box reach = bounds_of(from, to, to);
-  std::vector<std::size_t> met;  // segment s runs from p[s - 1] to p[s]
-  for (std::size_t s = 1; s < p.size(); ++s) {
-    const Vec2 a = p[s - 1], b = p[s];
-    if (std::max(a.x, b.x) < reach.min.x || std::min(a.x, b.x) > reach.max.x || std::max(a.y, b.y) < reach.min.y ||
-        std::min(a.y, b.y) > reach.max.y)
+  std::vector<std::size_t> met;  // segment s runs from node s - 1 to node s (the end after the last)
+  for (std::size_t s = 1; s <= nodes_.size(); ++s) {
+    const Circle a = node_circle(s - 1), b = node_circle(s);
+    if (std::max(a.c.x + a.r, b.c.x + b.r) < reach.min.x || std::min(a.c.x - a.r, b.c.x - b.r) > reach.max.x ||
+        std::max(a.c.y + a.r, b.c.y + b.r) < reach.min.y || std::min(a.c.y - a.r, b.c.y - b.r) > reach.max.y)
       continue;
-    if (!(wraps == 1 && (s == node || s == node + 1)) && intersects(path, Segment{a, b})) met.push_back(s);
+    if (wraps == 1 && (s == node || s == node + 1)) continue;
+    const bool meets = a.r == 0.0f && b.r == 0.0f
+                           ? intersects(path, Segment{a.c, b.c})
+                           : path_meets_stretch(from, to, {a, node_side(s - 1), b, node_side(s)});
+    if (meets) met.push_back(s);
   }
   const auto segment_text = [](std::size_t s) { return "the rope's segment " + std::to_string(s - 1); };
   if (wraps == 1 && !met.empty())
@@ -763,13 +790,21 @@ void Rope::move_peg(std::uint32_t peg, Vec2 to) {
     // move of the end along its line) catches it on leaving the line, to the side it
     // leaves to; sliding along the line it does not.
     const std::size_t s = met[0];
-    const Vec2 u = p[s - 1], v = p[s];
-    const int from_side = orient2d(u, v, from);
-    const int side = from_side != 0 ? from_side : -orient2d(u, v, to);
+    const TangentLine uv{node_circle(s - 1), node_side(s - 1), node_circle(s), node_side(s)};
+    const int from_side = side_of(uv, from);
+    const int side = from_side != 0 ? from_side : -side_of(uv, to);
     if (side != 0) {
+      const std::vector<RopeNode> before = nodes_;
       nodes_.insert(nodes_.begin() + static_cast<std::ptrdiff_t>(s), {from, peg, side, 0});
-      const Vec2 crossed[2] = {u, v};
-      move_wrapped(s, to, crossed);
+      // The headings of the two strands: along the segment, from u towards v (the left
+      // strand's) and from v towards u (the right's, reversed: sides flipped).
+      const Direction crossed[2] = {{uv.b.c, 1, uv.b.r, uv.sb}, {uv.a.c, 1, uv.a.r, -uv.sa}};
+      try {
+        move_wrapped(s, to, crossed);
+      } catch (...) {
+        nodes_ = before;
+        throw;
+      }
     }
   }
 
@@ -791,7 +826,7 @@ void Rope::move_peg(std::uint32_t peg, Vec2 to) {
 // winding goes below zero it is released: the rope runs straight past it and it moves on
 // free. `crossed` (u, v): the peg has just caught the rope's segment (u, v) and starts on
 // it (its winding exactly 0), rather than at its own place.
-void Rope::move_wrapped(std::size_t i, Vec2 to, const Vec2* crossed) {
+void Rope::move_wrapped(std::size_t i, Vec2 to, const Direction* crossed) {
   RopeNode m = nodes_[i];
   const Vec2 from = pegs_[m.peg];
   std::vector<RopeNode> left(nodes_.begin(), nodes_.begin() + static_cast<std::ptrdiff_t>(i));
@@ -799,9 +834,8 @@ void Rope::move_wrapped(std::size_t i, Vec2 to, const Vec2* crossed) {
   // The end may sit on the right strand's first node (never on the peg: it is not on the
   // path), the start on the left strand's.
   const Direction right_first = right.size() >= 2 && right[1].position == end_ ? end_dir_ : Direction{end_, 1};
-  // (No circle pegs here: move_peg refuses them.)
-  const Direction left_heading = crossed ? Direction{crossed[1], 1} : Direction{from, 1};
-  const Direction right_heading = crossed ? Direction{crossed[0], 1} : Direction{from, 1};
+  const Direction left_heading = crossed ? crossed[0] : Direction{from, 1};
+  const Direction right_heading = crossed ? crossed[1] : Direction{from, 1};
   Strand strands[2] = {Strand(*this, left, start_dir_, left_heading, from, to, m.peg),
                        Strand(*this, right, right_first, right_heading, from, to, m.peg)};
 
@@ -814,6 +848,15 @@ void Rope::move_wrapped(std::size_t i, Vec2 to, const Vec2* crossed) {
   bool released = false;
   for (;;) {
     const Vec2 cl = left.back().position, cr = right.back().position;
+    // The peg's own winding is followed around point neighbours only (the rope runs
+    // straight on or doubles back at it on one line through both); around a circle it
+    // would be two lines. Refused, the rope unchanged (nodes_ is written below).
+    for (const RopeNode* n : {&left.back(), &right.back()})
+      if (radius_of(radii_, *n) > 0.0f)
+        throw Error("peg " + std::to_string(m.peg) + ": its path to " + point_text(to) + " takes the rope around peg " +
+                    std::to_string(n->peg) +
+                    " (a circle): moving a peg next to a circle peg on the rope is not implemented (docs/rope.md, "
+                    "\"Not yet\")");
     int first = -1;  // 0, 1: a strand; 2: the peg
     int first_rank = 0;
     TangentLine line;

@@ -614,11 +614,34 @@ TEST_CASE("rope circle pegs: refused input leaves the rope as it was", "[rope][c
                     Catch::Contains("rope end on its path from (10, 0) to (-10, 0) meets peg 0"));
   CHECK_THROWS_WITH(rope.move_end({0, -1}), Catch::Contains("meets peg 0"));  // touching counts
   CHECK_THROWS_WITH(rope.move_start({10, 0}), Catch::Contains("rope start on its path"));
-  CHECK_THROWS_WITH(rope.move_peg(1, {6, 6}), Catch::Contains("not implemented"));
+  CHECK_THROWS_WITH(rope.move_peg(0, {0, 0.5f}), Catch::Contains("peg 0: moving a circle peg is not implemented"));
+  // Peg 1 would catch the rope's stretch leaving the circle: the rope would run around it
+  // next to a circle.
+  CHECK_THROWS_WITH(rope.move_peg(1, {5, -5}), Catch::Contains("takes the rope around peg 0 (a circle)"));
+  CHECK_THROWS_WITH(rope.move_peg(1, {0, 0.5f}), Catch::Contains("passes over peg 0"));
   CHECK(wraps(rope) == wraps(before));
   CHECK(rope.end() == before.end());
   CHECK(rope.start() == before.start());
   CHECK(rope.peg(1) == before.peg(1));
+}
+
+TEST_CASE("rope circle pegs: point pegs move among them", "[rope][circle]") {
+  // A circle far off, the rope around point peg 0; point peg 1 pushed down through the
+  // rope's last segment catches it and is released when pulled back.
+  Rope rope({-10, 0}, std::vector<Vec2>{{0, 20}, {0, 0}, {5, 5}}, std::vector<float>{1.0f, 0.0f, 0.0f});
+  rope.move_end({10, 1});
+  rope.move_end({10, -1});
+  REQUIRE(wraps(rope) == std::vector<Wrap>{{1, -1, 0}});
+  rope.move_peg(2, {5, -5});
+  CHECK(wraps(rope) == std::vector<Wrap>{{1, -1, 0}, {2, 1, 0}});
+  check_sides(rope);
+  check_no_peg_inside(rope, rope.end());
+  rope.move_peg(2, {5, 5});
+  CHECK(wraps(rope) == std::vector<Wrap>{{1, -1, 0}});
+  // A free point peg moving past a circle, clear of the rope: it just moves.
+  rope.move_peg(2, {3, 20});
+  CHECK(rope.peg(2) == Vec2{3, 20});
+  CHECK_THROWS_WITH(rope.move_peg(2, {-3, 20}), Catch::Contains("passes over peg 0"));
 }
 
 // ---- properties ---------------------------------------------------------------------
@@ -731,7 +754,7 @@ bool same_rope(const Rope& a, const Rope& b) {
 
 PegMoveCounts check_peg_moves(const Field& f, std::uint64_t seed, double reach, double path_step) {
   SplitMix64 rng(seed);
-  Rope rope(f.start, f.pegs);
+  Rope rope(f.start, f.pegs, f.radii);
   PegMoveCounts counts;
   for (Vec2 to : f.path) {
     const Vec2 end_from = rope.end();
@@ -971,6 +994,25 @@ TEST_CASE("rope circle pegs: length within its stated bound", "[rope][circle]") 
       REQUIRE(std::fabs(static_cast<long double>(rope.length()) - exact) <= bound);
     }
   }
+}
+
+TEST_CASE("rope peg moves among circle pegs: invariants, cut into ten, undone by the move back", "[rope][circle]") {
+  // Point pegs move; circle pegs, and moves that would put a circle next to the moving peg
+  // on the rope, are refused with the rope unchanged (checked by check_peg_moves).
+  PegMoveCounts total;
+  for (std::uint64_t seed = 101; seed <= 104; ++seed) {
+    INFO("seed " << seed);
+    for (const PegMoveCounts& n :
+         {check_peg_moves(random_circle_field(seed, 0.0, 100.0, 0.25, 0.625, 40, 60, 40, false), seed, 10.0, 0.625),
+          check_peg_moves(random_circle_field(seed, 0.0, 24.0, 1.0, 1.25, 40, 80, 40, true), seed, 2.4, 1.25)}) {
+      total.accepted += n.accepted;
+      total.refused += n.refused;
+      total.rewrapped += n.rewrapped;
+    }
+  }
+  INFO("accepted " << total.accepted << " refused " << total.refused << " rewrapped " << total.rewrapped);
+  CHECK(total.accepted > 100);
+  CHECK(total.rewrapped > 10);
 }
 
 }  // namespace

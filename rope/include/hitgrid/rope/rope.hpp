@@ -123,7 +123,8 @@ class Rope {
   /// refuses (docs/rope.md, "Moving pegs"): the path (closed, exact) passes over another
   /// peg or the rope's start or end; a free peg's path meets the rope at two places; a
   /// wrapped peg's path meets a segment other than its own two; the rope wraps the peg
-  /// more than once; any move while there are circle pegs (not implemented).
+  /// more than once; a circle peg; a peg whose rope would run around a circle peg next to
+  /// it (not implemented).
   void move_peg(std::uint32_t peg, Vec2 to);
 
   /// The start, then the wrapped pegs in order. The end is end().
@@ -166,7 +167,9 @@ class Rope {
   bool leave_pivot(Vec2 to);
   void arrive_at_pivot();
   void sweep(Vec2 to);
-  void move_wrapped(std::size_t node, Vec2 to, const Vec2* crossed);
+  void move_wrapped(std::size_t node, Vec2 to, const Direction* crossed);
+  Circle node_circle(std::size_t i) const;
+  int node_side(std::size_t i) const;
   void reverse();
   void candidates(const Box& box, std::vector<std::uint32_t>& out) const;
   template <class Visit>
