@@ -384,9 +384,10 @@ hitgrid_status hitgrid_world_release_memory(hitgrid_world* world);
  *
  * A point that is not finite (NaN, infinity) is refused with HITGRID_ERROR and a message
  * naming it ("rope end: not a finite point (nan, 1)", "peg 3: ...", "path point 7: ...");
- * so is a peg index that names no peg, moving a peg the rope wraps or through the rope,
- * circle pegs that touch another peg, an end whose path meets a circle peg, and moving
- * any peg among circle pegs (docs/rope.md). A refused call leaves the rope as it was
+ * so is a peg index that names no peg, a peg move the rope refuses (docs/rope.md,
+ * "Moving pegs": among them moving a circle peg or a peg next to one on the rope), circle
+ * pegs that touch another peg, and an end whose path meets a circle peg. A refused call
+ * leaves the rope as it was
  * (hitgrid_rope_move_end_path checks every point before it moves); the one exception is
  * HITGRID_OUT_OF_MEMORY in the middle of a move, after which the rope may be neither as
  * before nor as after it (free it). A rope is used from one thread at a time; different ropes may be

@@ -53,7 +53,8 @@
 // is its peg's centre. A scene gives pegs as follows: a circle is a peg of its radius, a
 // segment its two endpoints, a box its four corners (a taut rope touches a convex polygon
 // only at its corners; it does not collide with edges, and the end may pass through a
-// segment or a box). Pegs do not move while circle pegs are present (move_peg refuses).
+// segment or a box). Circle pegs do not move, nor point pegs next to them on the rope
+// (move_peg refuses).
 //
 // Degenerate moves, decided exactly and documented in docs/rope.md: a move along the
 // rope's last segment's own line sweeps nothing; the end passing over a peg wraps it and
