@@ -2,6 +2,7 @@
 
 #include <pybind11/numpy.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -112,8 +113,8 @@ std::unique_ptr<PyRope> make_rope(Vec2 start, std::vector<Vec2> pegs) {
   return rope_call([&] { return std::make_unique<PyRope>(Rope(start, std::move(pegs))); });
 }
 
-std::unique_ptr<PyRope> rope_from_shapes(const py::object& start, const py::object& segments,
-                                         const py::object& circles, const py::object& boxes) {
+std::unique_ptr<PyRope> rope_from_shapes(const py::object& start, const py::object& segments, const py::object& circles,
+                                         const py::object& boxes) {
   const Vec2 s = point_of(start, "start");
   SceneRowsInput in;
   read_scene_rows(segments, circles, boxes, in);
@@ -160,7 +161,8 @@ used from one thread at a time.)")
            "start"_a, "pegs"_a = py::none())
       .def_static("from_shapes", &rope_from_shapes,
                   "A rope among the pegs shapes stand for: each segment's two ends, each circle (a circle peg "
-                  "of its radius; radius 0: a point), each box's corners (minx, miny), (maxx, miny), (maxx, maxy), (minx, maxy); "
+                  "of its radius; radius 0: a point), each box's corners (minx, miny), (maxx, miny), (maxx, maxy), "
+                  "(minx, maxy); "
                   "pegs numbered in that order, segments first, then circles, then boxes.",
                   "start"_a, "segments"_a = py::none(), "circles"_a = py::none(), "boxes"_a = py::none())
       .def(
@@ -231,7 +233,8 @@ used from one thread at a time.)")
             const auto lock = hold(r);
             return r.rope.length();
           },
-          "The sum of the segments' lengths, within (segments + 3) * 2^-52 relatively.")
+          "The sum of the segments' lengths and the arcs around circle pegs, within the bound "
+          "docs/rope.md states ((segments + 3) * 2^-52 relatively around point pegs).")
       .def_property_readonly(
           "pegs",
           [](PyRope& r) {
@@ -239,6 +242,25 @@ used from one thread at a time.)")
             return points_array(r.rope.pegs());
           },
           "The pegs where they are now, an (N, 2) float32 array (a copy).")
+      .def_property_readonly(
+          "radii",
+          [](PyRope& r) {
+            const auto lock = hold(r);
+            const std::span<const float> radii = r.rope.peg_radii();
+            py::array_t<float> out(static_cast<py::ssize_t>(radii.size()));
+            std::copy(radii.begin(), radii.end(), out.mutable_data());
+            return out;
+          },
+          "The pegs' radii, an (N,) float32 array (0: a point peg).")
+      .def(
+          "outline",
+          [](PyRope& r, double max_turn) {
+            const auto lock = hold(r);
+            return points_array(r.rope.outline(max_turn));
+          },
+          "The rope as drawn, an (M, 2) float32 array: its tangent points, each arc around a circle peg cut "
+          "into steps of at most max_turn radians (rounded: for pictures).",
+          "max_turn"_a = 0.1)
       .def(
           "copy",
           [](PyRope& r) {
@@ -246,10 +268,11 @@ used from one thread at a time.)")
             return std::make_unique<PyRope>(r);
           },
           "An independent copy.")
-      .def("__copy__", [](PyRope& r) {
-        const auto lock = hold(r);
-        return std::make_unique<PyRope>(r);
-      })
+      .def("__copy__",
+           [](PyRope& r) {
+             const auto lock = hold(r);
+             return std::make_unique<PyRope>(r);
+           })
       .def(
           "__deepcopy__",
           [](PyRope& r, const py::object&) {

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hitgrid.h"
 #include "c_checks.h"
+#include "hitgrid.h"
 #include "reference.h"
 
 enum { MAX_NODES = 1 << 16 };
@@ -50,7 +50,8 @@ static size_t snapshot(hitgrid_rope* rope, hitgrid_rope_node* out) {
 static int same_nodes(hitgrid_rope* rope, const hitgrid_rope_node* before, size_t count) {
   const hitgrid_rope_node* nodes;
   size_t n;
-  return hitgrid_rope_nodes(rope, &nodes, &n) == HITGRID_OK && n == count && memcmp(nodes, before, n * sizeof *nodes) == 0;
+  return hitgrid_rope_nodes(rope, &nodes, &n) == HITGRID_OK && n == count &&
+         memcmp(nodes, before, n * sizeof *nodes) == 0;
 }
 
 /* README's example: the end swings down past peg 0 and catches it on the right. */
@@ -88,8 +89,8 @@ static void test_one_catch(void) {
 /* A full turn clockwise around one peg and back: half turns 0, 1, 2, then down to the
  * release (docs/rope.md, "Winding"), the same as the C++ rope at every step. */
 static void test_full_turn(void) {
-  static const float path[][2] = {{10, 1},  {10, -1}, {0, -10}, {-10, -1}, {-10, 1}, {0, 10}, {10, 1},
-                                  {10, -1}, {10, 1},  {0, 10},  {-10, 1},  {-10, -1}, {0, -10}, {10, -1}, {10, 1}};
+  static const float path[][2] = {{10, 1}, {10, -1}, {0, -10}, {-10, -1}, {-10, 1}, {0, 10},  {10, 1}, {10, -1},
+                                  {10, 1}, {0, 10},  {-10, 1}, {-10, -1}, {0, -10}, {10, -1}, {10, 1}};
   static const int nodes_after[] = {1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1};
   static const unsigned turns_after[] = {0, 0, 0, 0, 1, 1, 1, 2, 1, 1, 1, 0, 0, 0, 0};
   const float peg[] = {0, 0};
@@ -201,12 +202,92 @@ static void test_random_moves(size_t peg_count, size_t moves, float side) {
     }
   }
   CHECK(same == moves);
-  printf("random moves, %zu pegs: %zu moves the same as C++, up to %zu nodes, %zu peg moves refused by both\n", peg_count,
-         same, max_nodes, refused);
+  printf("random moves, %zu pegs: %zu moves the same as C++, up to %zu nodes, %zu peg moves refused by both\n",
+         peg_count, same, max_nodes, refused);
   CHECK(max_nodes >= 3); /* the rope did wrap */
   reference_rope_free(ref);
   OK(hitgrid_rope_free(rope));
   free(pegs);
+}
+
+/* Circle pegs (from shapes): circles of radius 0.5 to 1.2 near the centres of 4 x 4 cells
+ * and point pegs (radius-0 circles) at the cells' corners, apart by construction. End,
+ * start and peg moves at random: a move into a circle, and a peg move the rope refuses,
+ * refused by both; the ropes compared after every move, the length to the bit. */
+static void test_circle_moves(size_t cells, size_t moves) {
+  const float side = 4.0f * (float)cells;
+  float* circles = (float*)malloc(2 * cells * cells * 3 * sizeof(float));
+  size_t i, j, k = 0, refused = 0, same = 0, max_nodes = 0;
+  hitgrid_shape_arrays shapes;
+  hitgrid_rope* rope;
+  reference_rope* ref;
+  float x = 0.25f, y = 0.125f;
+  for (i = 0; i < cells; ++i)
+    for (j = 0; j < cells; ++j) {
+      circles[3 * k] = 4.0f * (float)i + 2 + uniform(-0.5f, 0.5f);
+      circles[3 * k + 1] = 4.0f * (float)j + 2 + uniform(-0.5f, 0.5f);
+      circles[3 * k + 2] = uniform(0.5f, 1.2f);
+      ++k;
+      circles[3 * k] = 4.0f * (float)i;
+      circles[3 * k + 1] = 4.0f * (float)j;
+      circles[3 * k + 2] = 0;
+      ++k;
+    }
+  shapes.segments = NULL;
+  shapes.segment_count = 0;
+  shapes.circles = circles;
+  shapes.circle_count = k;
+  shapes.boxes = NULL;
+  shapes.box_count = 0;
+  OK(hitgrid_rope_new_from_shapes(x, y, &shapes, &rope));
+  ref = reference_rope_from_shapes(x, y, &shapes);
+  CHECK(ref != NULL);
+  for (i = 0; i < moves && ref != NULL; ++i) {
+    const uint64_t what = next_u64() % 20;
+    int c_ok, cpp_ok;
+    if (what == 0) {
+      const float sx = uniform(0, side), sy = uniform(0, side);
+      c_ok = hitgrid_rope_move_start(rope, sx, sy) == HITGRID_OK;
+      cpp_ok = reference_rope_move_start(ref, sx, sy);
+    } else if (what == 1) {
+      const uint32_t peg = (uint32_t)(next_u64() % k);
+      const float px = circles[3 * peg] + uniform(-1, 1), py = circles[3 * peg + 1] + uniform(-1, 1);
+      c_ok = hitgrid_rope_move_peg(rope, peg, px, py) == HITGRID_OK;
+      cpp_ok = reference_rope_move_peg(ref, peg, px, py);
+      if (c_ok) {
+        circles[3 * peg] = px;
+        circles[3 * peg + 1] = py;
+      }
+    } else {
+      const float nx = next_u64() % 2 ? uniform(-side / 4, side * 1.25f) : x + uniform(-3, 3);
+      const float ny = next_u64() % 2 ? uniform(-side / 4, side * 1.25f) : y + uniform(-3, 3);
+      c_ok = hitgrid_rope_move_end(rope, nx, ny) == HITGRID_OK;
+      cpp_ok = reference_rope_move_end(ref, nx, ny);
+      if (c_ok) x = nx, y = ny;
+    }
+    CHECK(c_ok == cpp_ok);
+    refused += !c_ok;
+    if (same_rope(rope, ref)) {
+      ++same;
+    } else {
+      ++failed;
+      fprintf(stderr, "test_circle_moves: the ropes differ after move %zu\n", i);
+      break;
+    }
+    {
+      const hitgrid_rope_node* nodes;
+      size_t n;
+      OK(hitgrid_rope_nodes(rope, &nodes, &n));
+      if (n > max_nodes) max_nodes = n;
+    }
+  }
+  CHECK(same == moves);
+  printf("circle pegs: %zu moves the same as C++ (%zu refused by both), up to %zu nodes\n", same, refused, max_nodes);
+  CHECK(max_nodes >= 4);
+  CHECK(refused > 0 && refused < moves / 2);
+  if (ref != NULL) reference_rope_free(ref);
+  OK(hitgrid_rope_free(rope));
+  free(circles);
 }
 
 /* A path in batches (hitgrid_rope_move_end_path) gives the rope the C++ rope has after
@@ -261,8 +342,8 @@ static void test_from_shapes(void) {
   const float circles[] = {5, 5, 0, -3, 7, 0};
   const float boxes[] = {2, -6, 3, -4, 14, 2, 16, 5};
   const hitgrid_shape_arrays shapes = {segments, 2, circles, 2, boxes, 2};
-  static const float expected[][2] = {{0, 0},  {4, 1},  {10, 10}, {12, 8}, {5, 5},  {-3, 7},  {2, -6},
-                                      {3, -6}, {3, -4}, {2, -4},   {14, 2}, {16, 2}, {16, 5}, {14, 5}};
+  static const float expected[][2] = {{0, 0},  {4, 1},  {10, 10}, {12, 8}, {5, 5},  {-3, 7}, {2, -6},
+                                      {3, -6}, {3, -4}, {2, -4},  {14, 2}, {16, 2}, {16, 5}, {14, 5}};
   hitgrid_rope* rope;
   reference_rope* ref = reference_rope_from_shapes(-8, -8, &shapes);
   size_t count, i;
@@ -302,7 +383,8 @@ static void test_errors(void) {
           "hitgrid_rope_new: rope start: not a finite point (nan, 0)");
   CHECK(other == NULL);
   bad[5] = (float)INFINITY;
-  REFUSED(hitgrid_rope_new(0, 0, bad, 3, &other), HITGRID_ERROR, "hitgrid_rope_new: peg 2: not a finite point (3, inf)");
+  REFUSED(hitgrid_rope_new(0, 0, bad, 3, &other), HITGRID_ERROR,
+          "hitgrid_rope_new: peg 2: not a finite point (3, inf)");
   CHECK(other == NULL);
   REFUSED(hitgrid_rope_new(0, 0, NULL, 3, &other), HITGRID_INVALID_ARGUMENT, "hitgrid_rope_new: pegs is NULL");
   REFUSED(hitgrid_rope_new(0, 0, pegs, 3, NULL), HITGRID_INVALID_ARGUMENT, "hitgrid_rope_new: rope is NULL");
@@ -314,9 +396,11 @@ static void test_errors(void) {
   OK(hitgrid_rope_move_end(rope, 10, -1)); /* wraps peg 0 */
   n = snapshot(rope, before);
   CHECK(n == 2);
-  REFUSED(hitgrid_rope_move_end(rope, 5, (float)NAN), HITGRID_ERROR, "hitgrid_rope_move_end: rope end: not a finite point (5, nan)");
+  REFUSED(hitgrid_rope_move_end(rope, 5, (float)NAN), HITGRID_ERROR,
+          "hitgrid_rope_move_end: rope end: not a finite point (5, nan)");
   CHECK(same_nodes(rope, before, n));
-  REFUSED(hitgrid_rope_move_start(rope, (float)-INFINITY, 1), HITGRID_ERROR, "rope start: not a finite point (-inf, 1)");
+  REFUSED(hitgrid_rope_move_start(rope, (float)-INFINITY, 1), HITGRID_ERROR,
+          "rope start: not a finite point (-inf, 1)");
   CHECK(same_nodes(rope, before, n));
   /* A path with a bad point moves nowhere, not even to the good points before it. */
   path[7] = (float)NAN;
@@ -327,8 +411,10 @@ static void test_errors(void) {
   CHECK(x == 10 && y == -1);
   REFUSED(hitgrid_rope_move_end_path(rope, NULL, 2), HITGRID_INVALID_ARGUMENT, "points is NULL");
   REFUSED(hitgrid_rope_move_peg(rope, 3, 1, 1), HITGRID_ERROR, "hitgrid_rope_move_peg: peg 3: no such peg (3 pegs)");
-  REFUSED(hitgrid_rope_move_peg(rope, 0, 6, 2), HITGRID_ERROR, "peg 0: its path from (0, 0) to (6, 2) passes over peg 1 at (6, 2)");
-  REFUSED(hitgrid_rope_move_peg(rope, 1, 14, -4), HITGRID_ERROR, "peg 1: its path from (6, 2) to (14, -4) passes over the rope's end");
+  REFUSED(hitgrid_rope_move_peg(rope, 0, 6, 2), HITGRID_ERROR,
+          "peg 0: its path from (0, 0) to (6, 2) passes over peg 1 at (6, 2)");
+  REFUSED(hitgrid_rope_move_peg(rope, 1, 14, -4), HITGRID_ERROR,
+          "peg 1: its path from (6, 2) to (14, -4) passes over the rope's end");
   REFUSED(hitgrid_rope_move_peg(rope, 2, (float)NAN, 0), HITGRID_ERROR, "peg 2: not a finite point (nan, 0)");
   CHECK(same_nodes(rope, before, n));
   OK(hitgrid_rope_peg(rope, 2, &x, &y));
@@ -366,7 +452,8 @@ static void test_errors(void) {
     REFUSED(hitgrid_rope_new_from_shapes(0, 0, &shapes, &other), HITGRID_INVALID_ARGUMENT, "shapes->boxes is NULL");
     REFUSED(hitgrid_rope_new_from_shapes(0, 0, NULL, &other), HITGRID_INVALID_ARGUMENT, "shapes is NULL");
     shapes.box_count = 0;
-    REFUSED(hitgrid_rope_new_from_shapes((float)NAN, 0, &shapes, &other), HITGRID_ERROR, "rope start: not a finite point");
+    REFUSED(hitgrid_rope_new_from_shapes((float)NAN, 0, &shapes, &other), HITGRID_ERROR,
+            "rope start: not a finite point");
     OK(hitgrid_rope_new_from_shapes(0, 0, &shapes, &other));
     OK(hitgrid_rope_peg_count(other, &count));
     CHECK(count == 3);
@@ -383,6 +470,7 @@ int main(void) {
   test_paths_and_copies();
   test_from_shapes();
   test_errors();
+  test_circle_moves(6, 1500);
   printf("%d passed, %d failed\n", passed, failed);
   return failed == 0 ? 0 : 1;
 }

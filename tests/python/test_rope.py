@@ -175,6 +175,21 @@ def test_pegs_from_shapes_in_the_documented_order():
         assert node_list(rope) == node_list(same)
 
 
+def test_circle_pegs_from_shapes_wrap_along_their_tangents():
+    rope = hitgrid.Rope.from_shapes((-10, 0), circles=[[0, 0, 1], [30, 30, 0]])
+    np.testing.assert_array_equal(rope.radii, np.array([1, 0], dtype=np.float32))
+    rope.move_path(np.array([[10, 3], [10, 0]], dtype=np.float32))
+    assert node_list(rope) == [(-10, 0, hitgrid.ROPE_NO_PEG, 0, 0), (0, 0, 0, -1, 0)]
+    # Two tangents from (+-10, 0) and the arc between their tangent points.
+    assert rope.length == pytest.approx(2 * np.sqrt(99) + 2 * np.arcsin(0.1), rel=1e-14)
+    outline = rope.outline(0.01)
+    assert outline.dtype == np.float32 and len(outline) > 4
+    assert np.all(np.hypot(outline[:, 0], outline[:, 1]) >= 1 - 1e-6)
+    with pytest.raises(hitgrid.RopeError, match=r"^rope end on its path from \(10, 0\) to \(-10, 0\) meets peg 0"):
+        rope.move_end(-10, 0)
+    assert node_list(rope) == [(-10, 0, hitgrid.ROPE_NO_PEG, 0, 0), (0, 0, 0, -1, 0)]
+
+
 def test_other_dtypes_round_to_the_nearest_float32():
     pegs64 = np.array([[0.1, 0.2], [1 + 2 ** -25, 3]])
     a = hitgrid.Rope((0, 0), pegs64)
