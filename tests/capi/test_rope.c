@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "c_checks.h"
 #include "hitgrid.h"
+#include "c_checks.h"
 #include "reference.h"
 
 enum { MAX_NODES = 1 << 16 };
@@ -50,8 +50,7 @@ static size_t snapshot(hitgrid_rope* rope, hitgrid_rope_node* out) {
 static int same_nodes(hitgrid_rope* rope, const hitgrid_rope_node* before, size_t count) {
   const hitgrid_rope_node* nodes;
   size_t n;
-  return hitgrid_rope_nodes(rope, &nodes, &n) == HITGRID_OK && n == count &&
-         memcmp(nodes, before, n * sizeof *nodes) == 0;
+  return hitgrid_rope_nodes(rope, &nodes, &n) == HITGRID_OK && n == count && memcmp(nodes, before, n * sizeof *nodes) == 0;
 }
 
 /* README's example: the end swings down past peg 0 and catches it on the right. */
@@ -89,8 +88,8 @@ static void test_one_catch(void) {
 /* A full turn clockwise around one peg and back: half turns 0, 1, 2, then down to the
  * release (docs/rope.md, "Winding"), the same as the C++ rope at every step. */
 static void test_full_turn(void) {
-  static const float path[][2] = {{10, 1}, {10, -1}, {0, -10}, {-10, -1}, {-10, 1}, {0, 10},  {10, 1}, {10, -1},
-                                  {10, 1}, {0, 10},  {-10, 1}, {-10, -1}, {0, -10}, {10, -1}, {10, 1}};
+  static const float path[][2] = {{10, 1},  {10, -1}, {0, -10}, {-10, -1}, {-10, 1}, {0, 10}, {10, 1},
+                                  {10, -1}, {10, 1},  {0, 10},  {-10, 1},  {-10, -1}, {0, -10}, {10, -1}, {10, 1}};
   static const int nodes_after[] = {1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1};
   static const unsigned turns_after[] = {0, 0, 0, 0, 1, 1, 1, 2, 1, 1, 1, 0, 0, 0, 0};
   const float peg[] = {0, 0};
@@ -202,8 +201,8 @@ static void test_random_moves(size_t peg_count, size_t moves, float side) {
     }
   }
   CHECK(same == moves);
-  printf("random moves, %zu pegs: %zu moves the same as C++, up to %zu nodes, %zu peg moves refused by both\n",
-         peg_count, same, max_nodes, refused);
+  printf("random moves, %zu pegs: %zu moves the same as C++, up to %zu nodes, %zu peg moves refused by both\n", peg_count,
+         same, max_nodes, refused);
   CHECK(max_nodes >= 3); /* the rope did wrap */
   reference_rope_free(ref);
   OK(hitgrid_rope_free(rope));
@@ -342,8 +341,8 @@ static void test_from_shapes(void) {
   const float circles[] = {5, 5, 0, -3, 7, 0};
   const float boxes[] = {2, -6, 3, -4, 14, 2, 16, 5};
   const hitgrid_shape_arrays shapes = {segments, 2, circles, 2, boxes, 2};
-  static const float expected[][2] = {{0, 0},  {4, 1},  {10, 10}, {12, 8}, {5, 5},  {-3, 7}, {2, -6},
-                                      {3, -6}, {3, -4}, {2, -4},  {14, 2}, {16, 2}, {16, 5}, {14, 5}};
+  static const float expected[][2] = {{0, 0},  {4, 1},  {10, 10}, {12, 8}, {5, 5},  {-3, 7},  {2, -6},
+                                      {3, -6}, {3, -4}, {2, -4},   {14, 2}, {16, 2}, {16, 5}, {14, 5}};
   hitgrid_rope* rope;
   reference_rope* ref = reference_rope_from_shapes(-8, -8, &shapes);
   size_t count, i;
@@ -383,8 +382,7 @@ static void test_errors(void) {
           "hitgrid_rope_new: rope start: not a finite point (nan, 0)");
   CHECK(other == NULL);
   bad[5] = (float)INFINITY;
-  REFUSED(hitgrid_rope_new(0, 0, bad, 3, &other), HITGRID_ERROR,
-          "hitgrid_rope_new: peg 2: not a finite point (3, inf)");
+  REFUSED(hitgrid_rope_new(0, 0, bad, 3, &other), HITGRID_ERROR, "hitgrid_rope_new: peg 2: not a finite point (3, inf)");
   CHECK(other == NULL);
   REFUSED(hitgrid_rope_new(0, 0, NULL, 3, &other), HITGRID_INVALID_ARGUMENT, "hitgrid_rope_new: pegs is NULL");
   REFUSED(hitgrid_rope_new(0, 0, pegs, 3, NULL), HITGRID_INVALID_ARGUMENT, "hitgrid_rope_new: rope is NULL");
@@ -396,11 +394,9 @@ static void test_errors(void) {
   OK(hitgrid_rope_move_end(rope, 10, -1)); /* wraps peg 0 */
   n = snapshot(rope, before);
   CHECK(n == 2);
-  REFUSED(hitgrid_rope_move_end(rope, 5, (float)NAN), HITGRID_ERROR,
-          "hitgrid_rope_move_end: rope end: not a finite point (5, nan)");
+  REFUSED(hitgrid_rope_move_end(rope, 5, (float)NAN), HITGRID_ERROR, "hitgrid_rope_move_end: rope end: not a finite point (5, nan)");
   CHECK(same_nodes(rope, before, n));
-  REFUSED(hitgrid_rope_move_start(rope, (float)-INFINITY, 1), HITGRID_ERROR,
-          "rope start: not a finite point (-inf, 1)");
+  REFUSED(hitgrid_rope_move_start(rope, (float)-INFINITY, 1), HITGRID_ERROR, "rope start: not a finite point (-inf, 1)");
   CHECK(same_nodes(rope, before, n));
   /* A path with a bad point moves nowhere, not even to the good points before it. */
   path[7] = (float)NAN;
@@ -411,10 +407,8 @@ static void test_errors(void) {
   CHECK(x == 10 && y == -1);
   REFUSED(hitgrid_rope_move_end_path(rope, NULL, 2), HITGRID_INVALID_ARGUMENT, "points is NULL");
   REFUSED(hitgrid_rope_move_peg(rope, 3, 1, 1), HITGRID_ERROR, "hitgrid_rope_move_peg: peg 3: no such peg (3 pegs)");
-  REFUSED(hitgrid_rope_move_peg(rope, 0, 6, 2), HITGRID_ERROR,
-          "peg 0: its path from (0, 0) to (6, 2) passes over peg 1 at (6, 2)");
-  REFUSED(hitgrid_rope_move_peg(rope, 1, 14, -4), HITGRID_ERROR,
-          "peg 1: its path from (6, 2) to (14, -4) passes over the rope's end");
+  REFUSED(hitgrid_rope_move_peg(rope, 0, 6, 2), HITGRID_ERROR, "peg 0: its path from (0, 0) to (6, 2) passes over peg 1 at (6, 2)");
+  REFUSED(hitgrid_rope_move_peg(rope, 1, 14, -4), HITGRID_ERROR, "peg 1: its path from (6, 2) to (14, -4) passes over the rope's end");
   REFUSED(hitgrid_rope_move_peg(rope, 2, (float)NAN, 0), HITGRID_ERROR, "peg 2: not a finite point (nan, 0)");
   CHECK(same_nodes(rope, before, n));
   OK(hitgrid_rope_peg(rope, 2, &x, &y));
@@ -452,8 +446,7 @@ static void test_errors(void) {
     REFUSED(hitgrid_rope_new_from_shapes(0, 0, &shapes, &other), HITGRID_INVALID_ARGUMENT, "shapes->boxes is NULL");
     REFUSED(hitgrid_rope_new_from_shapes(0, 0, NULL, &other), HITGRID_INVALID_ARGUMENT, "shapes is NULL");
     shapes.box_count = 0;
-    REFUSED(hitgrid_rope_new_from_shapes((float)NAN, 0, &shapes, &other), HITGRID_ERROR,
-            "rope start: not a finite point");
+    REFUSED(hitgrid_rope_new_from_shapes((float)NAN, 0, &shapes, &other), HITGRID_ERROR, "rope start: not a finite point");
     OK(hitgrid_rope_new_from_shapes(0, 0, &shapes, &other));
     OK(hitgrid_rope_peg_count(other, &count));
     CHECK(count == 3);
