@@ -1,6 +1,7 @@
 #include "hitgrid/core/tangent_crossing.hpp"
 
 #include <cmath>
+#include <limits>
 
 #include "big_int.hpp"
 #include "hitgrid/core/line_crossing.hpp"
@@ -14,25 +15,81 @@ using exact::BigInt;
 using exact::multiply;
 using exact::WithRoot;
 
-/// A point scaled to integers (x 2^149, big_int.hpp).
-struct BigPoint {
-  BigInt x, y;
-  explicit BigPoint(Vec2 p) : x(BigInt::scaled(p.x)), y(BigInt::scaled(p.y)) {}
-  BigPoint(BigInt x_, BigInt y_) : x(std::move(x_)), y(std::move(y_)) {}
+/// A double with a bound on its error, |exact - v| <= e: the floating-point filter in
+/// front of the big integers. Each operation adds its own rounding, at most |v| 2^-52 (half
+/// an ulp of the rounded result, with room), and 2^-1074 for a result that may be
+/// subnormal; the products of the bounds round too, which the margin of sign_of covers.
+/// Overflow gives infinity or NaN, which no sign is read from.
+struct Approx {
+  double v = 0.0, e = 0.0;
+
+  static Approx of(float x) { return {x, 0.0}; }
+  static double round_off(double x) { return std::fabs(x) * 0x1p-52 + 0x1p-1074; }
+  Approx twice() const { return {2 * v, 2 * e}; }
+  Approx operator-() const { return {-v, e}; }
+  friend Approx operator+(const Approx& a, const Approx& b) {
+    const double s = a.v + b.v;
+    return {s, a.e + b.e + round_off(s)};
+  }
+  friend Approx operator-(const Approx& a, const Approx& b) { return a + -b; }
+  friend Approx operator*(const Approx& a, const Approx& b) {
+    const double p = a.v * b.v;
+    return {p, std::fabs(a.v) * b.e + std::fabs(b.v) * a.e + a.e * b.e + round_off(p)};
+  }
 };
 
-/// A line's parts on the inputs scaled to integers: e = b - a, rho = sb rb - sa ra, |e|^2,
-/// D = |e|^2 - rho^2, and sa ra. Every product below is homogeneous in these, so the scale
-/// does not change a sign.
+/// sqrt(d), or an unbounded error when d may be 0 or below (no bound on the root there).
+Approx root(const Approx& d) {
+  if (!(d.v - d.e > 0.0)) return {0.0, std::numeric_limits<double>::infinity()};
+  const double r = std::sqrt(d.v), low = std::sqrt((d.v - d.e) * (1 - 0x1p-50));
+  return {r, d.e / (low + r) * (1 + 0x1p-50) + Approx::round_off(r)};
+}
+
+/// The sign of x when its bound decides it; `decided` false otherwise.
+int sign_of(const Approx& x, bool& decided) {
+  const double margin = x.e * (1 + 0x1p-40);
+  decided = std::isfinite(x.v) && std::isfinite(margin) && std::fabs(x.v) > margin;
+  return x.v > 0 ? 1 : -1;
+}
+
+BigInt of(float x, const BigInt*) { return BigInt::scaled(x); }
+Approx of(float x, const Approx*) { return Approx::of(x); }
+BigInt twice(const BigInt& x) { return x.shifted(1); }
+Approx twice(const Approx& x) { return x.twice(); }
+
+/// a + b sqrt(D) for either number type (WithRoot for big integers).
+template <class N>
+struct Rooted {
+  N a, b;
+  friend Rooted operator+(const Rooted& x, const Rooted& y) { return {x.a + y.a, x.b + y.b}; }
+  friend Rooted operator-(const Rooted& x, const Rooted& y) { return {x.a - y.a, x.b - y.b}; }
+  Rooted times(const N& k) const { return {a * k, b * k}; }
+};
+
+template <class N>
+struct Point {
+  N x, y;
+};
+template <class N>
+Point<N> point(Vec2 p) {
+  return {of(p.x, static_cast<const N*>(nullptr)), of(p.y, static_cast<const N*>(nullptr))};
+}
+
+/// A line's parts: e = b - a, rho = sb rb - sa ra, |e|^2, D = |e|^2 - rho^2, and sa ra, as
+/// big integers (the inputs scaled to integers: x 2^149, big_int.hpp; every product below
+/// is homogeneous in them, so the scale does not change a sign) or as filtered doubles.
+/// One polynomial for both: the filter answers when its bound decides, the integers
+/// otherwise.
+template <class N>
 struct Parts {
-  BigInt ax, ay, bx, by, ex, ey, rho, length2, d, own;
+  N ax, ay, bx, by, ex, ey, rho, length2, d, own;
   bool mirrored;
 
   explicit Parts(const TangentLine& l)
-      : ax(BigInt::scaled(l.a.c.x)),
-        ay(BigInt::scaled(l.a.c.y)),
-        bx(BigInt::scaled(l.b.c.x)),
-        by(BigInt::scaled(l.b.c.y)),
+      : ax(of(l.a.c.x, static_cast<const N*>(nullptr))),
+        ay(of(l.a.c.y, static_cast<const N*>(nullptr))),
+        bx(of(l.b.c.x, static_cast<const N*>(nullptr))),
+        by(of(l.b.c.y, static_cast<const N*>(nullptr))),
         ex(bx - ax),
         ey(by - ay),
         rho(signed_radius(l.sb, l.b.r) - signed_radius(l.sa, l.a.r)),
@@ -41,43 +98,51 @@ struct Parts {
         own(signed_radius(l.sa, l.a.r)),
         mirrored(l.mirrored) {}
 
-  static BigInt signed_radius(int side, float r) { return side > 0 ? BigInt::scaled(r) : -BigInt::scaled(r); }
+  static N signed_radius(int side, float r) {
+    const N v = of(r, static_cast<const N*>(nullptr));
+    return side > 0 ? v : -v;
+  }
 
   /// Where f is evaluated for x: x itself, or its image through b's centre when the line is
   /// mirrored (f_mirrored(x) = f(2 b - x)).
-  BigPoint image(Vec2 x) const {
-    BigPoint p(x);
+  Point<N> image(Vec2 x) const {
+    Point<N> p = point<N>(x);
     if (!mirrored) return p;
-    return {bx.shifted(1) - p.x, by.shifted(1) - p.y};
+    return {twice(bx) - p.x, twice(by) - p.y};
   }
 
   /// |e|^2 f(x) = rho (e . w) + sa ra |e|^2 + sqrt(D) (perp(e) . w), w = x - a.
-  WithRoot at(Vec2 x) const {
-    const BigPoint p = image(x);
-    const BigInt wx = p.x - ax, wy = p.y - ay;
+  Rooted<N> at(Vec2 x) const {
+    const Point<N> p = image(x);
+    const N wx = p.x - ax, wy = p.y - ay;
     return {rho * (ex * wx + ey * wy) + own * length2, ex * wy - ey * wx};
   }
 
   /// |e|^2 (f(p) - f(q)): the sign of a crossing time's denominator (0: parallel to the
   /// path).
-  WithRoot approach(Vec2 p, Vec2 q) const {
-    const BigPoint u = image(p), v = image(q);
-    const BigInt vx = u.x - v.x, vy = u.y - v.y;
+  Rooted<N> approach(Vec2 p, Vec2 q) const {
+    const Point<N> u = image(p), v = image(q);
+    const N vx = u.x - v.x, vy = u.y - v.y;
     return {rho * (ex * vx + ey * vy), ex * vy - ey * vx};
   }
 
   /// |e|^2 times the line's unit direction, (sqrt(D) e - rho perp(e)): its components. The
   /// left normal n turned a quarter clockwise; reversed for a mirrored line.
-  WithRoot dir_x() const { return mirrored ? WithRoot{-(rho * ey), -ex} : WithRoot{rho * ey, ex}; }
-  WithRoot dir_y() const { return mirrored ? WithRoot{rho * ex, -ey} : WithRoot{-(rho * ex), ey}; }
+  Rooted<N> dir_x() const { return mirrored ? Rooted<N>{-(rho * ey), -ex} : Rooted<N>{rho * ey, ex}; }
+  Rooted<N> dir_y() const { return mirrored ? Rooted<N>{rho * ex, -ey} : Rooted<N>{-(rho * ex), ey}; }
 
   /// |e|^2 d . (v - u).
-  WithRoot along(const BigPoint& u, const BigPoint& v) const {
-    const BigInt wx = v.x - u.x, wy = v.y - u.y;
-    const WithRoot x = dir_x(), y = dir_y();
+  Rooted<N> along(const Point<N>& u, const Point<N>& v) const {
+    const N wx = v.x - u.x, wy = v.y - u.y;
+    const Rooted<N> x = dir_x(), y = dir_y();
     return {x.a * wx + y.a * wy, x.b * wx + y.b * wy};
   }
 };
+
+WithRoot exact_of(Rooted<BigInt>&& x) { return {std::move(x.a), std::move(x.b)}; }
+
+/// The value of a + b sqrt(D) in the filter.
+Approx value(const Rooted<Approx>& x, const Approx& root_d) { return x.a + x.b * root_d; }
 
 bool points_only(const TangentLine& l) { return l.a.r == 0.0f && l.b.r == 0.0f; }
 
@@ -94,26 +159,48 @@ Mixed operator+(const Mixed& u, const Mixed& v) { return {u.p + v.p, u.q + v.q};
 
 }  // namespace
 
-bool tangent_exists(const TangentLine& line) { return Parts(line).d.sign() > 0; }
+bool tangent_exists(const TangentLine& line) {
+  bool decided;
+  const int s = sign_of(Parts<Approx>(line).d, decided);
+  if (decided) return s > 0;
+  return Parts<BigInt>(line).d.sign() > 0;
+}
 
 int side_of(const TangentLine& line, Vec2 x) {
   if (points_only(line)) return (line.mirrored ? -1 : 1) * orient2d(line.a.c, line.b.c, x);
-  const Parts l(line);
-  return exact::sign_of(l.at(x), l.d);
+  {
+    const Parts<Approx> l(line);
+    bool decided;
+    const int s = sign_of(value(l.at(x), root(l.d)), decided);
+    if (decided) return s;
+  }
+  const Parts<BigInt> l(line);
+  return exact::sign_of(exact_of(l.at(x)), l.d);
 }
 
 int compare_tangent_crossings(Vec2 p, Vec2 q, const TangentLine& line1, const TangentLine& line2) {
   // A mirrored line of points is the line itself; only where it is matters here.
   if (points_only(line1) && points_only(line2))
     return compare_crossings(p, q, line1.a.c, line1.b.c, line2.a.c, line2.b.c);
-  const Parts l1(line1), l2(line2);
-  const WithRoot g1 = l1.approach(p, q), g2 = l2.approach(p, q);
+  {
+    // t1 - t2 = (F1 G2 - F2 G1) / (G1 G2), F = |e|^2 f(p), G = |e|^2 (f(p) - f(q)).
+    const Parts<Approx> l1(line1), l2(line2);
+    const Approx r1 = root(l1.d), r2 = root(l2.d);
+    const Approx g1 = value(l1.approach(p, q), r1), g2 = value(l2.approach(p, q), r2);
+    bool k1, k2, k3;
+    const int d1 = sign_of(g1, k1), d2 = sign_of(g2, k2);
+    if (k1 && k2) {
+      const int s = sign_of(value(l1.at(p), r1) * g2 - value(l2.at(p), r2) * g1, k3);
+      if (k3) return s * d1 * d2;
+    }
+  }
+  const Parts<BigInt> l1(line1), l2(line2);
+  const WithRoot g1 = exact_of(l1.approach(p, q)), g2 = exact_of(l2.approach(p, q));
   const int d1 = exact::sign_of(g1, l1.d), d2 = exact::sign_of(g2, l2.d);
   if (d1 == 0 || d2 == 0) return (d1 == 0) - (d2 == 0);  // never crossed: last
-  // t1 - t2 = (F1 G2 - F2 G1) / (G1 G2) with F = |e|^2 f(p), G = |e|^2 (f(p) - f(q)); as
-  // P + Q sqrt(D2) with P, Q in Z[sqrt(D1)]:
+  // As P + Q sqrt(D2) with P, Q in Z[sqrt(D1)]:
   //   P = F1 G2.a - F2.a G1,  Q = F1 G2.b - F2.b G1.
-  const WithRoot f1 = l1.at(p), f2 = l2.at(p);
+  const WithRoot f1 = exact_of(l1.at(p)), f2 = exact_of(l2.at(p));
   const WithRoot big_p = times(f1, g2.a) - times(g1, f2.a);
   const WithRoot big_q = times(f1, g2.b) - times(g1, f2.b);
   return exact::sign_of(big_p, big_q, l1.d, l2.d) * d1 * d2;
@@ -124,35 +211,71 @@ int along(const TangentLine& line, Vec2 u, Vec2 v) {
     if (u == line.a.c) return dot_sign(u, line.b.c, v);   // (b - u) . (v - u)
     if (u == line.b.c) return -dot_sign(u, line.a.c, v);  // (b - a) . (v - b) = -(a - u) . (v - u)
   }
-  const Parts l(line);
-  return exact::sign_of(l.along(BigPoint(u), BigPoint(v)), l.d);
+  {
+    const Parts<Approx> l(line);
+    bool decided;
+    const int s = sign_of(value(l.along(point<Approx>(u), point<Approx>(v)), root(l.d)), decided);
+    if (decided) return s;
+  }
+  const Parts<BigInt> l(line);
+  return exact::sign_of(exact_of(l.along(point<BigInt>(u), point<BigInt>(v))), l.d);
 }
+
+namespace {
+
+/// cross (dot = false) or dot (true) of the two lines' directions.
+int direction_product(const TangentLine& line1, const TangentLine& line2, bool dot) {
+  {
+    const Parts<Approx> l1(line1), l2(line2);
+    const Approx r1 = root(l1.d), r2 = root(l2.d);
+    const Approx x1 = value(l1.dir_x(), r1), y1 = value(l1.dir_y(), r1);
+    const Approx x2 = value(l2.dir_x(), r2), y2 = value(l2.dir_y(), r2);
+    bool decided;
+    const int s = sign_of(dot ? x1 * x2 + y1 * y2 : x1 * y2 - y1 * x2, decided);
+    if (decided) return s;
+  }
+  const Parts<BigInt> l1(line1), l2(line2);
+  const WithRoot x1 = exact_of(l1.dir_x()), y1 = exact_of(l1.dir_y());
+  const WithRoot x2 = exact_of(l2.dir_x()), y2 = exact_of(l2.dir_y());
+  const Mixed m = dot ? product(x1, x2) + product(y1, y2) : product(x1, y2) - product(y1, x2);
+  return exact::sign_of(m.p, m.q, l1.d, l2.d);
+}
+
+}  // namespace
 
 int direction_cross(const TangentLine& line1, const TangentLine& line2) {
   if (points_only(line1) && points_only(line2) && line1.a.c == line2.a.c)
     return (line1.mirrored != line2.mirrored ? -1 : 1) * orient2d(line1.a.c, line1.b.c, line2.b.c);
-  const Parts l1(line1), l2(line2);
-  const Mixed m = product(l1.dir_x(), l2.dir_y()) - product(l1.dir_y(), l2.dir_x());
-  return exact::sign_of(m.p, m.q, l1.d, l2.d);
+  return direction_product(line1, line2, false);
 }
 
 int direction_dot(const TangentLine& line1, const TangentLine& line2) {
   if (points_only(line1) && points_only(line2) && line1.a.c == line2.a.c)
     return (line1.mirrored != line2.mirrored ? -1 : 1) * dot_sign(line1.a.c, line1.b.c, line2.b.c);
-  const Parts l1(line1), l2(line2);
-  const Mixed m = product(l1.dir_x(), l2.dir_x()) + product(l1.dir_y(), l2.dir_y());
-  return exact::sign_of(m.p, m.q, l1.d, l2.d);
+  return direction_product(line1, line2, true);
 }
 
 int crossing_beyond_tangent_point(Vec2 p, Vec2 q, const TangentLine& line) {
-  const Parts l(line);
-  const WithRoot g = l.approach(p, q);
-  const int gs = exact::sign_of(g, l.d);
-  if (gs == 0) return 0;
   // |e|^2 d . (X - T) = A1 + t A2 with t = F / G (d is perpendicular to n, so the tangent
   // point T = b - sb rb n may be replaced by b): A1 = |e|^2 d . (p - b), A2 = |e|^2 d . (q - p).
-  const BigPoint bp(p), bq(q), bb(l.bx, l.by);
-  const WithRoot a1 = l.along(bb, bp), a2 = l.along(bp, bq), f = l.at(p);
+  {
+    const Parts<Approx> l(line);
+    const Approx r = root(l.d);
+    bool k1, k2;
+    const int gs = sign_of(value(l.approach(p, q), r), k1);
+    if (k1) {
+      const Point<Approx> bp = point<Approx>(p), bq = point<Approx>(q), bb{l.bx, l.by};
+      const Approx a1 = value(l.along(bb, bp), r), a2 = value(l.along(bp, bq), r), f = value(l.at(p), r);
+      const int s = sign_of(a1 * value(l.approach(p, q), r) + f * a2, k2);
+      if (k2) return s * gs;
+    }
+  }
+  const Parts<BigInt> l(line);
+  const WithRoot g = exact_of(l.approach(p, q));
+  const int gs = exact::sign_of(g, l.d);
+  if (gs == 0) return 0;
+  const Point<BigInt> bp = point<BigInt>(p), bq = point<BigInt>(q), bb{l.bx, l.by};
+  const WithRoot a1 = exact_of(l.along(bb, bp)), a2 = exact_of(l.along(bp, bq)), f = exact_of(l.at(p));
   const WithRoot x = multiply(a1, g, l.d), y = multiply(f, a2, l.d);
   return exact::sign_of(WithRoot{x.a + y.a, x.b + y.b}, l.d) * gs;
 }
@@ -167,7 +290,7 @@ TangentGeometry tangent_geometry(const TangentLine& line) {
   } else {
     // D exactly (in units of 2^-298, big_int.hpp), so that the root of a small D (circles
     // nearly touching) is as accurate as any other.
-    const double root = std::sqrt(Parts(line).d.to_double(298));
+    const double root = std::sqrt(Parts<BigInt>(line).d.to_double(298));
     const double ka = line.sa * static_cast<double>(line.a.r), kb = line.sb * static_cast<double>(line.b.r);
     const double rho = kb - ka, length2 = ex * ex + ey * ey;
     // n = (rho e + sqrt(D) perp(e)) / |e|^2 and d = (sqrt(D) e - rho perp(e)) / |e|^2: sums of

@@ -32,6 +32,8 @@
 // sign(t1 - t2) is the sign of a number p + q sqrt(D2) with p, q in Z[sqrt(D1)], found by
 // squaring twice (a polynomial of degree 20), on big integers (core/src/big_int.hpp,
 // radical_sign.hpp); the other functions are signs of one or two such roots the same way.
+// In front of the big integers, the same polynomials in doubles with a running bound on
+// their error (a floating-point filter) decide every sign the bound allows.
 // No time, root or distance is rounded. Lines between two points (both radii 0) go to the
 // floating-point-filtered point predicates (orient2d, dot_sign, compare_crossings) instead,
 // where those answer the same question.
