@@ -47,29 +47,31 @@ Setup make_setup(std::int64_t n) {
   return s;
 }
 
-void BM_rope_move_end(benchmark::State& state) {
-  const Setup s = make_setup(state.range(0));
-  const hitgrid::Rope initial(s.start, s.pegs);
-  std::size_t nodes = 0;
-  std::uint64_t hash = 0;
+// Every iteration walks a copy of `initial` along `path`; reports the time per move, the
+// final number of nodes and a hash of them. Returns the walked rope.
+hitgrid::Rope walk(benchmark::State& state, const hitgrid::Rope& initial, const std::vector<hitgrid::Vec2>& path) {
+  hitgrid::Rope rope = initial;
   for (auto _ : state) {
     state.PauseTiming();
-    hitgrid::Rope rope = initial;
+    rope = initial;
     state.ResumeTiming();
-    for (hitgrid::Vec2 p : s.path) rope.move_end(p);
+    for (hitgrid::Vec2 p : path) rope.move_end(p);
     benchmark::DoNotOptimize(rope.nodes().data());
-    state.PauseTiming();
-    nodes = rope.nodes().size() - 1;
-    hash = 1469598103934665603ull;
-    for (const hitgrid::RopeNode& n : rope.nodes())
-      hash = (hash ^ (n.peg + 7ull * static_cast<std::uint64_t>(n.side + 1) + 31ull * n.half_turns)) * 1099511628211ull;
-    state.ResumeTiming();
   }
-  state.SetItemsProcessed(state.iterations() * moves);
+  std::uint64_t hash = 1469598103934665603ull;
+  for (const hitgrid::RopeNode& n : rope.nodes())
+    hash = (hash ^ (n.peg + 7ull * static_cast<std::uint64_t>(n.side + 1) + 31ull * n.half_turns)) * 1099511628211ull;
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(path.size()));
   state.counters["ns_per_move"] = benchmark::Counter(
-      static_cast<double>(moves), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
-  state.counters["nodes"] = static_cast<double>(nodes);
+      static_cast<double>(path.size()), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  state.counters["nodes"] = static_cast<double>(rope.nodes().size() - 1);
   state.counters["node_hash_lo32"] = static_cast<double>(hash & 0xffffffffu);
+  return rope;
+}
+
+void BM_rope_move_end(benchmark::State& state) {
+  const Setup s = make_setup(state.range(0));
+  walk(state, hitgrid::Rope(s.start, s.pegs), s.path);
 }
 
 // Peg moves (Rope::move_peg) on the rope the walk leaves: each moves a peg by up to one
@@ -174,23 +176,9 @@ CircleSetup make_circle_setup(std::int64_t n) {
 
 void BM_rope_move_end_circles(benchmark::State& state) {
   const CircleSetup s = make_circle_setup(state.range(0));
-  const hitgrid::Rope initial(s.start, s.pegs, s.radii);
-  std::size_t nodes = 0, circle_nodes = 0;
-  for (auto _ : state) {
-    state.PauseTiming();
-    hitgrid::Rope rope = initial;
-    state.ResumeTiming();
-    for (hitgrid::Vec2 p : s.path) rope.move_end(p);
-    benchmark::DoNotOptimize(rope.nodes().data());
-    state.PauseTiming();
-    nodes = rope.nodes().size() - 1;
-    circle_nodes = 0;
-    for (std::size_t i = 1; i < rope.nodes().size(); ++i) circle_nodes += s.radii[rope.nodes()[i].peg] > 0.0f;
-    state.ResumeTiming();
-  }
-  state.counters["ns_per_move"] = benchmark::Counter(
-      static_cast<double>(moves), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
-  state.counters["nodes"] = static_cast<double>(nodes);
+  const hitgrid::Rope rope = walk(state, hitgrid::Rope(s.start, s.pegs, s.radii), s.path);
+  std::size_t circle_nodes = 0;
+  for (std::size_t i = 1; i < rope.nodes().size(); ++i) circle_nodes += s.radii[rope.nodes()[i].peg] > 0.0f;
   state.counters["circle_nodes"] = static_cast<double>(circle_nodes);
 }
 

@@ -653,6 +653,30 @@ struct Field {
   std::vector<float> radii;  // empty: every peg a point
 };
 
+// A path of `moves` points on the path_step grid inside the field: short steps most of the
+// time (the rope wraps and unwraps often), now and then a long swing across the field; a
+// step `accept` refuses is drawn again.
+template <class Accept>
+std::vector<Vec2> random_path(SplitMix64& rng, Vec2 start, double origin, double extent, double path_step, int moves,
+                              Accept accept) {
+  std::vector<Vec2> path;
+  Vec2 at = start;
+  while (static_cast<int>(path.size()) < moves) {
+    const double reach = rng.u() < 0.1 ? extent : extent / 8;
+    const auto step = [&](float from) {
+      const double d = (rng.u() * 2 - 1) * reach;
+      double v = from + std::round(d / path_step) * path_step;
+      v = std::clamp(v, origin, origin + extent);
+      return static_cast<float>(origin + std::round((v - origin) / path_step) * path_step);
+    };
+    const Vec2 to{step(at.x), step(at.y)};
+    if (!accept(at, to)) continue;
+    at = to;
+    path.push_back(at);
+  }
+  return path;
+}
+
 // Pegs and path points on grids fine enough to be degenerate often and coarse enough that
 // a tenth of every path step is still exactly representable.
 Field random_field(std::uint64_t seed, double origin, double extent, double peg_step, double path_step, int pegs,
@@ -671,20 +695,7 @@ Field random_field(std::uint64_t seed, double origin, double extent, double peg_
     for (int i = 0; i < pegs; ++i) f.pegs.push_back({on(peg_step), on(peg_step)});
   }
   f.start = {on(path_step), on(path_step)};
-  Vec2 at = f.start;
-  for (int i = 0; i < moves; ++i) {
-    // Short steps most of the time (the rope wraps and unwraps often), now and then a
-    // long swing across the field.
-    const double reach = rng.u() < 0.1 ? extent : extent / 8;
-    const auto step = [&](float from) {
-      const double d = (rng.u() * 2 - 1) * reach;
-      double v = from + std::round(d / path_step) * path_step;
-      v = std::clamp(v, origin, origin + extent);
-      return static_cast<float>(origin + std::round((v - origin) / path_step) * path_step);
-    };
-    at = {step(at.x), step(at.y)};
-    f.path.push_back(at);
-  }
+  f.path = random_path(rng, f.start, origin, extent, path_step, moves, [](Vec2, Vec2) { return true; });
   return f;
 }
 
@@ -904,20 +915,8 @@ Field random_circle_field(std::uint64_t seed, double origin, double extent, doub
   };
   do f.start = {on(path_step), on(path_step)};
   while (meets_circle(f.start, f.start));
-  Vec2 at = f.start;
-  while (static_cast<int>(f.path.size()) < moves) {
-    const double reach = rng.u() < 0.1 ? extent : extent / 8;
-    const auto step = [&](float from) {
-      const double d = (rng.u() * 2 - 1) * reach;
-      double v = from + std::round(d / path_step) * path_step;
-      v = std::clamp(v, origin, origin + extent);
-      return static_cast<float>(origin + std::round((v - origin) / path_step) * path_step);
-    };
-    const Vec2 to{step(at.x), step(at.y)};
-    if (to == at || meets_circle(at, to)) continue;
-    at = to;
-    f.path.push_back(at);
-  }
+  f.path = random_path(rng, f.start, origin, extent, path_step, moves,
+                       [&](Vec2 at, Vec2 to) { return !(to == at) && !meets_circle(at, to); });
   return f;
 }
 
