@@ -299,11 +299,8 @@ template <class Visit>
 void Rope::visit_stretches(Visit&& visit) const {
   // Stretch i runs from node i to node i + 1 (the end after the last node), each circle on
   // its node's side.
-  const auto circle = [&](std::size_t i) {
-    return i < nodes_.size() ? Circle{nodes_[i].position, radius_of(radii_, nodes_[i])} : Circle{end_, 0.0f};
-  };
-  const auto side = [&](std::size_t i) { return i < nodes_.size() ? nodes_[i].side : 0; };
-  for (std::size_t i = 0; i < nodes_.size(); ++i) visit(stretch_of(circle(i), side(i), circle(i + 1), side(i + 1)));
+  for (std::size_t i = 0; i < nodes_.size(); ++i)
+    visit(stretch_of(node_circle(i), node_side(i), node_circle(i + 1), node_side(i + 1)));
 }
 
 double Rope::length() const {
