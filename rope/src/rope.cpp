@@ -149,6 +149,66 @@ Box bounds_of(const Circle& c, Vec2 p, Vec2 q) {
   return b;
 }
 
+// Around a circle neighbour, the winding of a moving (point) peg crosses a multiple of pi on
+// three lines rather than one (docs/rope.md, "Circle pegs"). The rope comes from cl (on side
+// sl) and goes on to cr (on side sr); the winding is a multiple of pi where the stretch in
+// (direction u, from cl's tangent point to the peg) and the stretch out are parallel:
+//  - straight on (out = u): the peg lies on the stretch from cl to cr, line {cl, sl, cr,
+//    sr}, between its tangent points;
+//  - doubled back (out = -u), both tangent points behind the peg along u: cl's first, the
+//    line {cl, sl, cr, -sr} (cr seen from the other side) beyond cr's tangent point; or
+//    cr's first, the line {cr, -sr, cl, sl} beyond cl's. (Around points these three are
+//    the line through cl and cr: between them, beyond cr, before cl.)
+// The peg is never at a tangent point (it stays off every other peg), so these are strict.
+// Next to a line, as the peg moves to the line's left (along u) the stretch in turns left
+// and the stretch out right on the straight line; on a doubled-back line both turn left, the
+// one whose tangent point is nearer faster. So with the peg turning the rope counterclockwise
+// (side +1) the winding lies in its upper half (pi to 2 pi) on the left of the straight
+// line and of {cl, sl, cr, -sr}, and on the right of {cr, -sr, cl, sl}; the other way round
+// for side -1. On a line itself it is in the lower half on the straight one, the upper on
+// the others.
+enum class PegLine { straight, beyond_cr, beyond_cl };
+
+TangentLine peg_line(PegLine k, const Circle& cl, int sl, const Circle& cr, int sr) {
+  switch (k) {
+    case PegLine::straight:
+      return {cl, sl, cr, sr};
+    case PegLine::beyond_cr:
+      return {cl, sl, cr, -sr};
+    case PegLine::beyond_cl:
+      break;
+  }
+  return {cr, -sr, cl, sl};
+}
+
+// Whether the path from p to q crosses the peg line `l` of kind k, in its part above, at a
+// time after `last` (a line crossed earlier; at the same time unless that was the peg's own
+// event), into the half turn other than `parity`: the peg's winding then crosses the
+// multiple of pi there. (A strand's release at the time the peg reaches a multiple of pi
+// changes the peg's neighbours: the line is looked at again for the new ones; the parity
+// keeps an event from being taken twice.)
+bool peg_winds_on(Vec2 p, Vec2 q, const TangentLine& l, PegLine k, int side, int parity, const TangentLine* last,
+                  int last_rank) {
+  if (!tangent_exists(l)) return false;  // cl and cr the same circle: the winding never crosses
+  const int s0 = side_of(l, p), s1 = side_of(l, q);
+  if (s0 == s1) return false;  // not crossed, or along the line: the peg stays in its half
+  if (last) {
+    const int c = compare_tangent_crossings(p, q, l, *last);
+    if (c < 0 || (c == 0 && last_rank == 1)) return false;
+  }
+  const bool straight = k == PegLine::straight;
+  const int beyond_b = crossing_beyond_tangent_point(p, q, l);
+  if (straight) {
+    const TangentLine back{l.b, -l.sb, l.a, -l.sa};  // the same line, the other way
+    if (beyond_b >= 0 || crossing_beyond_tangent_point(p, q, back) >= 0) return false;
+  } else if (beyond_b <= 0) {
+    return false;
+  }
+  const int upper_on_left = k == PegLine::beyond_cl ? 0 : 1;
+  const int half_past = s1 == 0 ? (straight ? 0 : 1) : (side * s1 > 0 ? upper_on_left : 1 - upper_on_left);
+  return half_past != parity;
+}
+
 }  // namespace
 
 // The grid over the pegs, built once; pegs moved since then are kept beside it and
@@ -501,12 +561,14 @@ class Rope::Strand {
         nodes_.push_back({rope_.pegs_[e.peg], e.peg, sigma_, 0});
         heading_ = {c.c(), -1, c.circle.r, c.side};  // back along the line it was caught on
         set_window(e.line, true);
-        if (rope_.radii_[e.peg] == 0.0f) {
-          // Around a point the rest of the sweep lies in the triangle (peg, where the tip
+        if (rope_.radii_[e.peg] == 0.0f && c.point()) {
+          // Between points the rest of the sweep lies in the triangle (peg, where the tip
           // is, `to`), inside the region swept so far: its candidates are enough.
           std::erase_if(cand_, [&](std::uint32_t i) { return !catchable(i); });
         } else {
-          begin_sweep();  // a circle's arc may reach past the bounds asked so far
+          // A circle's arc may reach past the bounds asked so far, and a circle pivot was
+          // never swept over itself: the rope from the new node may meet it again.
+          begin_sweep();
         }
         return;
       }
@@ -818,11 +880,12 @@ void Rope::move_peg(std::uint32_t peg, Vec2 to) {
 // Node i (a peg wrapped once) moves to `to` along a path that passes over nothing. The
 // rope is split at it: the left strand (start .. node i - 1) and the right strand (end ..
 // node i + 1, reversed) each follow the peg as their tip, and the peg's own winding turns
-// as both of its segments do. Their events are taken in the order the peg meets them
-// (compare_crossings: each is the peg crossing a line through two input points). When the peg's
-// winding goes below zero it is released: the rope runs straight past it and it moves on
-// free. `crossed` (u, v): the peg has just caught the rope's segment (u, v) and starts on
-// it (its winding exactly 0), rather than at its own place.
+// as both of its segments do (peg_winds_on). Their events are taken in the order the peg
+// meets them (compare_tangent_crossings: each is the peg crossing a line through or
+// tangent to inputs). When the peg's winding goes below zero it is released: the rope runs
+// straight past it and it moves on free. `crossed` (u, v): the peg has just caught the
+// rope's stretch (u, v) and starts on it (its winding exactly 0), rather than at its own
+// place.
 void Rope::move_wrapped(std::size_t i, Vec2 to, const Direction* crossed) {
   RopeNode m = nodes_[i];
   const Vec2 from = pegs_[m.peg];
@@ -842,48 +905,72 @@ void Rope::move_wrapped(std::size_t i, Vec2 to, const Direction* crossed) {
   // time, the rope stops there: it has hooked what it reached, and let go of nothing
   // it merely reached back to (as a move of the end that stops there would).
   const auto rank = [](Strand::Kind k) { return k == Strand::Kind::wind_down || k == Strand::Kind::release ? 2 : 0; };
+  // The last event taken, as the line crossed and its rank (-1: none, the path's start):
+  // around a circle neighbour the peg's own winding looks only past it. A peg that has
+  // just caught the rope starts on the stretch it crossed, its winding exactly 0.
+  TangentLine last_line;
+  int last_rank = -1;
+  if (crossed) {
+    last_line = {node_circle(i - 1), nodes_[i - 1].side, node_circle(i + 1), node_side(i + 1)};
+    last_rank = 1;
+  }
   bool released = false;
   for (;;) {
-    const Vec2 cl = left.back().position, cr = right.back().position;
-    // The peg's own winding is followed around point neighbours only (the rope runs
-    // straight on or doubles back at it on one line through both); around a circle it
-    // would be two lines. Refused, the rope unchanged (nodes_ is written below).
-    for (const RopeNode* n : {&left.back(), &right.back()})
-      if (radius_of(radii_, *n) > 0.0f)
-        throw Error("peg " + std::to_string(m.peg) + ": its path to " + point_text(to) + " takes the rope around peg " +
-                    std::to_string(n->peg) +
-                    " (a circle): moving a peg next to a circle peg on the rope is not implemented (docs/rope.md, "
-                    "\"Not yet\")");
+    const RopeNode& nl = left.back();
+    const RopeNode& nr = right.back();
+    const Circle kl{nl.position, radius_of(radii_, nl)}, kr{nr.position, radius_of(radii_, nr)};
     int first = -1;  // 0, 1: a strand; 2: the peg
     int first_rank = 0;
     TangentLine line;
     const auto consider = [&](int who, int r, const TangentLine& l) {
       if (first >= 0) {
         const int c = compare_tangent_crossings(from, to, l, line);
-        if (c > 0 || (c == 0 && r >= first_rank)) return;
+        if (c > 0 || (c == 0 && r >= first_rank)) return false;
       }
       first = who;
       first_rank = r;
       line = l;
+      return true;
     };
     for (int k = 0; k < 2; ++k) {
       const Strand::Event& e = strands[k].next();
       if (e.kind != Strand::Kind::none) consider(k, rank(e.kind), e.line);
     }
-    // The peg's winding crosses a multiple of pi when it crosses the line (cl, cr): iff
-    // the half at the path's end differs from the parity (the same test as a pivot's).
-    const Pivot at_end{{to, 0.0f}, m.side};
-    if (half_of(at_end, Direction{cl, -1}, Direction{cr, 1}) != static_cast<int>(m.half_turns % 2))
-      consider(2, 1, TangentLine{{cl, 0.0f}, 1, {cr, 0.0f}, 1});
+    const int parity = static_cast<int>(m.half_turns % 2);
+    bool straight = false;  // the peg's winding event, if first: on the straight-on line
+    if (kl.r == 0.0f && kr.r == 0.0f) {
+      // Between point neighbours both lines are the line (cl, cr): the peg's winding crosses
+      // a multiple of pi when it crosses that line, iff the half at the path's end differs
+      // from the parity (the same test as a pivot's). Between cl and cr the rope runs
+      // straight on at the peg (a multiple of 2 pi); beyond them, it doubles back.
+      const Pivot at_end{{to, 0.0f}, m.side};
+      if (half_of(at_end, Direction{kl.c, -1}, Direction{kr.c, 1}) != parity &&
+          consider(2, 1, TangentLine{kl, 1, kr, 1}))
+        straight = orient2d(from, to, kl.c) * orient2d(from, to, kr.c) < 0;
+    } else {
+      const TangentLine* after = last_rank >= 0 ? &last_line : nullptr;
+      if (nl.peg == nr.peg) {
+        // One circle on both sides (a strand has just caught the other's pivot): on
+        // opposite sides of the rope (equal sides here, right being reversed) the stretch out
+        // runs back along the stretch in, so the winding is an odd multiple of pi for as long
+        // as they stay; it reaches it at the catch. On one side it is never a multiple.
+        if (nl.side == nr.side && parity == 0 && last_rank >= 0 && consider(2, 1, last_line)) straight = false;
+      } else {
+        for (const PegLine k : {PegLine::straight, PegLine::beyond_cr, PegLine::beyond_cl}) {
+          const TangentLine l = peg_line(k, kl, nl.side, kr, -nr.side);  // (right is reversed: its sides flipped)
+          if (peg_winds_on(from, to, l, k, m.side, parity, after, last_rank) && consider(2, 1, l))
+            straight = k == PegLine::straight;
+        }
+      }
+    }
     if (first < 0) break;
+    last_line = line;
+    last_rank = first_rank;
     if (first < 2) {
       strands[first].apply(strands[first].next());
       continue;
     }
-    // Crossing between cl and cr, the rope runs straight on at the peg (a multiple of
-    // 2 pi); beyond them, it doubles back (an odd multiple of pi). Which boundary of the
-    // half-turn interval that is tells the way the winding goes.
-    const bool straight = orient2d(from, to, cl) * orient2d(from, to, cr) < 0;
+    // Which boundary of the half-turn interval the peg crossed tells the way its winding goes.
     const bool down = (m.half_turns % 2 == 0) == straight;
     if (!down) {
       ++m.half_turns;

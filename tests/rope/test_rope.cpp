@@ -615,14 +615,60 @@ TEST_CASE("rope circle pegs: refused input leaves the rope as it was", "[rope][c
   CHECK_THROWS_WITH(rope.move_end({0, -1}), Catch::Contains("meets peg 0"));  // touching counts
   CHECK_THROWS_WITH(rope.move_start({10, 0}), Catch::Contains("rope start on its path"));
   CHECK_THROWS_WITH(rope.move_peg(0, {0, 0.5f}), Catch::Contains("peg 0: moving a circle peg is not implemented"));
-  // Peg 1 would catch the rope's stretch leaving the circle: the rope would run around it
-  // next to a circle.
-  CHECK_THROWS_WITH(rope.move_peg(1, {5, -5}), Catch::Contains("takes the rope around peg 0 (a circle)"));
   CHECK_THROWS_WITH(rope.move_peg(1, {0, 0.5f}), Catch::Contains("passes over peg 0"));
   CHECK(wraps(rope) == wraps(before));
   CHECK(rope.end() == before.end());
   CHECK(rope.start() == before.start());
   CHECK(rope.peg(1) == before.peg(1));
+}
+
+TEST_CASE("rope circle pegs: a point peg moving next to a circle on the rope", "[rope][circle]") {
+  // The rope over circle 0 (clockwise) to the end at (10, 0); point peg 1 pushed down
+  // through the stretch leaving the circle catches it, turning counterclockwise.
+  Rope rope({-10, 0}, std::vector<Vec2>{{0, 0}, {5, 5}}, std::vector<float>{1.0f, 0.0f});
+  rope.move_end({10, 3});
+  rope.move_end({10, 0});
+  REQUIRE(wraps(rope) == std::vector<Wrap>{{0, -1, 0}});
+  rope.move_peg(1, {5, -5});
+  CHECK(wraps(rope) == std::vector<Wrap>{{0, -1, 0}, {1, 1, 0}});
+  check_sides(rope);
+  // Round past the end and up across the line from the circle's tangent point through the
+  // end, beyond the end: the rope doubles back at the peg (half a turn).
+  rope.move_peg(1, {20, 1});
+  CHECK(wraps(rope) == std::vector<Wrap>{{0, -1, 0}, {1, 1, 1}});
+  check_sides(rope);
+  // Back below that line (half a turn less), then up through the stretch between the
+  // circle and the end: it straightens and is released, the rope over the circle to the
+  // end again.
+  rope.move_peg(1, {20, -3});
+  CHECK(wraps(rope) == std::vector<Wrap>{{0, -1, 0}, {1, 1, 0}});
+  rope.move_peg(1, {5, -5});
+  rope.move_peg(1, {5, 5});
+  CHECK(wraps(rope) == std::vector<Wrap>{{0, -1, 0}});
+  check_sides(rope);
+
+  // Between two circles: the rope over circle 0 and under circle 2 (an S); peg 1 pushed up
+  // through the stretch between them (it crosses between the circles, through (5, 0)).
+  Rope s({-10, 2}, std::vector<Vec2>{{0, 0}, {5, -6}, {10, 0}}, std::vector<float>{1.0f, 0.0f, 1.0f});
+  for (Vec2 p : {Vec2{5, 3}, Vec2{5, -5}, Vec2{20, -5}, Vec2{20, 1}}) s.move_end(p);
+  REQUIRE(wraps(s) == std::vector<Wrap>{{0, -1, 0}, {2, 1, 0}});
+  s.move_peg(1, {5, 0.25f});
+  CHECK(wraps(s) == std::vector<Wrap>{{0, -1, 0}, {1, -1, 0}, {2, 1, 0}});
+  check_sides(s);
+  // Up: the rope from the start to the peg leaves circle 0; round over circle 2.
+  s.move_peg(1, {5, 3});
+  CHECK(wraps(s) == std::vector<Wrap>{{1, -1, 0}, {2, 1, 0}});
+  check_sides(s);
+  s.move_peg(1, {13, 3});
+  CHECK(wraps(s) == std::vector<Wrap>{{1, -1, 0}, {2, 1, 0}});
+  check_sides(s);
+  // And back the same way: circle 0 caught again, then the peg released.
+  s.move_peg(1, {5, 3});
+  s.move_peg(1, {5, 0.25f});
+  CHECK(wraps(s) == std::vector<Wrap>{{0, -1, 0}, {1, -1, 0}, {2, 1, 0}});
+  s.move_peg(1, {5, -6});
+  CHECK(wraps(s) == std::vector<Wrap>{{0, -1, 0}, {2, 1, 0}});
+  check_sides(s);
 }
 
 TEST_CASE("rope circle pegs: point pegs move among them", "[rope][circle]") {
@@ -753,8 +799,19 @@ void check_properties(const Field& f) {
 // the move back. Half the moves are of pegs the rope wraps. Returns how many were
 // accepted and how many of those changed which pegs the rope wraps.
 struct PegMoveCounts {
-  int accepted = 0, refused = 0, rewrapped = 0;
+  int accepted = 0, refused = 0, rewrapped = 0, next_to_circle = 0;
 };
+
+// Whether peg k is a node of the rope with a circle peg next to it.
+bool next_to_circle(const Rope& rope, std::uint32_t k) {
+  const std::span<const RopeNode> n = rope.nodes();
+  const auto circle = [&](std::size_t i) {
+    return i < n.size() && n[i].peg != RopeNode::no_peg && rope.peg_radius(n[i].peg) > 0.0f;
+  };
+  for (std::size_t i = 1; i < n.size(); ++i)
+    if (n[i].peg == k && (circle(i - 1) || circle(i + 1))) return true;
+  return false;
+}
 
 bool same_rope(const Rope& a, const Rope& b) {
   if (wraps(a) != wraps(b) || a.points() != b.points()) return false;
@@ -794,6 +851,7 @@ PegMoveCounts check_peg_moves(const Field& f, std::uint64_t seed, double reach, 
       for (const Wrap& w : wraps(before)) pegs_before.push_back(w.peg);
       for (const Wrap& w : wraps(rope)) pegs_after.push_back(w.peg);
       if (pegs_before != pegs_after) ++counts.rewrapped;
+      if (next_to_circle(before, peg) || next_to_circle(rope, peg)) ++counts.next_to_circle;
       check_sides(rope);
       check_no_peg_inside(rope, end_from);
 
@@ -996,8 +1054,8 @@ TEST_CASE("rope circle pegs: length within its stated bound", "[rope][circle]") 
 }
 
 TEST_CASE("rope peg moves among circle pegs: invariants, cut into ten, undone by the move back", "[rope][circle]") {
-  // Point pegs move; circle pegs, and moves that would put a circle next to the moving peg
-  // on the rope, are refused with the rope unchanged (checked by check_peg_moves).
+  // Point pegs move, among circles and next to them on the rope; circle pegs are refused
+  // with the rope unchanged (checked by check_peg_moves).
   PegMoveCounts total;
   for (std::uint64_t seed = 101; seed <= 104; ++seed) {
     INFO("seed " << seed);
@@ -1007,11 +1065,14 @@ TEST_CASE("rope peg moves among circle pegs: invariants, cut into ten, undone by
       total.accepted += n.accepted;
       total.refused += n.refused;
       total.rewrapped += n.rewrapped;
+      total.next_to_circle += n.next_to_circle;
     }
   }
-  INFO("accepted " << total.accepted << " refused " << total.refused << " rewrapped " << total.rewrapped);
+  INFO("accepted " << total.accepted << " refused " << total.refused << " rewrapped " << total.rewrapped
+                   << " next to a circle " << total.next_to_circle);
   CHECK(total.accepted > 100);
   CHECK(total.rewrapped > 10);
+  CHECK(total.next_to_circle > 10);
 }
 
 }  // namespace
