@@ -114,19 +114,26 @@ struct TiledGrid::Impl {
     const std::int64_t c0 = std::max(cols.lo, tile_col0_),
                        c1 = std::min(cols.hi, tile_col0_ + static_cast<std::int64_t>(tile_cols_) - 1);
     const std::int64_t r0 = std::max(rows.lo, tile_row0_), r1 = std::min(rows.hi, tile_row0_ + tile_rows - 1);
-    for (std::int64_t r = r0; r <= r1 && c0 <= c1; ++r) {
+    // Row by row, but only the rows that hold entries: the tiles span the large shapes'
+    // extent, which may be vast and nearly empty (a few far-apart shapes), and a query box
+    // across it must cost its entries' rows, not the grid's.
+    for (std::int64_t r = r0; r <= r1 && c0 <= c1;) {
       const std::uint64_t base = static_cast<std::uint64_t>(r - tile_row0_) * tile_cols_;
       const std::uint64_t first = base + static_cast<std::uint64_t>(c0 - tile_col0_);
       const std::uint64_t last = base + static_cast<std::uint64_t>(c1 - tile_col0_);
-      for (auto k = static_cast<std::size_t>(std::lower_bound(tile_ids_.begin(), tile_ids_.end(), first) -
-                                             tile_ids_.begin());
-           k < tile_ids_.size() && tile_ids_[k] <= last; ++k)
+      auto k = static_cast<std::size_t>(std::lower_bound(tile_ids_.begin(), tile_ids_.end(), first) -
+                                        tile_ids_.begin());
+      for (; k < tile_ids_.size() && tile_ids_[k] <= last; ++k)
         for (std::size_t e = tile_starts_[k]; e < tile_starts_[k + 1]; ++e) {
           const TileEntry& entry = entries_[e];
           const Aabb b = bounds_of(kinds_.kind(entry.shape), entry.g);
           if (b.min.x <= box.max.x && box.min.x <= b.max.x && b.min.y <= box.max.y && box.min.y <= b.max.y)
             out.push_back({entry.shape, {entry.g[0], entry.g[1], entry.g[2], entry.g[3]}});
         }
+      if (k == tile_ids_.size()) break;
+      // tile_ids_[k] is the first occupied tile past this row's range: no row before its
+      // own holds one.
+      r = std::max(r + 1, tile_row0_ + static_cast<std::int64_t>(tile_ids_[k] / tile_cols_));
     }
   }
 

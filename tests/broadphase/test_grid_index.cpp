@@ -18,6 +18,7 @@
 #include "hitgrid/core/ray_box.hpp"
 #include "hitgrid/core/ray_circle.hpp"
 #include "hitgrid/core/ray_segment.hpp"
+#include "hitgrid/core/splitmix64.hpp"
 #include "hitgrid/core/within_distance.hpp"
 #include "hitgrid/simd/isa.hpp"
 #include "support/pathological_scenes.hpp"
@@ -160,6 +161,50 @@ TEST_CASE("a grid index finds exactly the shapes one query shape touches, long s
     }
   }
   CHECK(seen > 0);
+}
+
+TEST_CASE("a grid index over a few far-apart large shapes answers queries across its whole extent", "[grid]") {
+  // Small cells and large circles far apart: the tiles of the large shapes span a vast,
+  // nearly empty extent. Queries across all of it, across parts of it and along single
+  // tile rows must find exactly the shapes they touch (the query walks only occupied rows).
+  Scene scene;
+  SplitMix64 rng(7);
+  for (int i = 0; i < 200; ++i)
+    scene.add(Circle{{static_cast<float>(rng.u() * 8), static_cast<float>(rng.u() * 8)}, 0.05f});
+  const float far[] = {-1e6f, -2e5f, 0.0f, 3e5f, 1e6f};
+  for (float y : far)
+    for (float x : far)
+      if ((static_cast<int>(x / 1e5f) + static_cast<int>(y / 1e5f)) % 3 != 0) scene.add(Circle{{x, y}, 100.0f});
+  scene.add(Box{{-1e6f, 2e5f}, {1e6f, 2e5f + 50}});  // one row's width
+  Scene queries;
+  queries.add(Box{{-2e6f, -2e6f}, {2e6f, 2e6f}});
+  queries.add(Box{{-1e6f, -1e6f}, {1e6f, 1e6f}});
+  queries.add(Box{{-3e5f, -1.1e6f}, {3.5e5f, 2e5f}});
+  queries.add(Box{{9e5f, -1.1e6f}, {1.1e6f, 1.1e6f}});  // one column
+  queries.add(Box{{-1.1e6f, 2.4e5f}, {1.1e6f, 3e5f}});  // between rows, touching one circle row
+  queries.add(Segment{{-1e6f, -1e6f}, {1e6f, 1e6f}});
+  queries.add(Segment{{-1.1e6f, 1e6f}, {1.1e6f, -1e6f}});
+  queries.add(Segment{{-1e6f, 3e5f}, {1e6f, 3e5f}});
+  queries.add(Circle{{0, 0}, 1.5e6f});
+  queries.add(Circle{{3e5f, 3e5f}, 1e5f});
+  std::size_t seen = 0;
+  for (float cell : {0.0f, 0.25f, 1.0f}) {
+    FindPairsOptions o;
+    o.cell_size = cell;
+    const GridIndex index(scene, o);
+    std::vector<ShapeId> got;
+    for_each_shape(queries, [&](ShapeId q, const auto& shape) {
+      INFO("cell " << cell << ", query " << kind_letter(q.kind()) << q.index());
+      std::vector<ShapeId> want;
+      for_each_shape(scene, [&](ShapeId s, const auto& other) {
+        if (intersects(shape, other)) want.push_back(s);
+      });
+      index.touching(shape, got);
+      seen += want.size();
+      CHECK(got == want);
+    });
+  }
+  CHECK(seen > 100);
 }
 
 TEST_CASE("a grid index lists every shape touching a box among its candidates, with their geometry", "[grid]") {
