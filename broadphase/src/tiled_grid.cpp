@@ -121,8 +121,8 @@ struct TiledGrid::Impl {
       const std::uint64_t base = static_cast<std::uint64_t>(r - tile_row0_) * tile_cols_;
       const std::uint64_t first = base + static_cast<std::uint64_t>(c0 - tile_col0_);
       const std::uint64_t last = base + static_cast<std::uint64_t>(c1 - tile_col0_);
-      auto k = static_cast<std::size_t>(std::lower_bound(tile_ids_.begin(), tile_ids_.end(), first) -
-                                        tile_ids_.begin());
+      auto k =
+          static_cast<std::size_t>(std::lower_bound(tile_ids_.begin(), tile_ids_.end(), first) - tile_ids_.begin());
       for (; k < tile_ids_.size() && tile_ids_[k] <= last; ++k)
         for (std::size_t e = tile_starts_[k]; e < tile_starts_[k + 1]; ++e) {
           const TileEntry& entry = entries_[e];
