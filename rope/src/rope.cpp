@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <span>
 #include <sstream>
@@ -410,11 +411,12 @@ std::vector<Vec2> Rope::outline(double max_turn) const {
   return out;
 }
 
-Circle Rope::node_circle(std::size_t i) const {
+// (inline: move_peg asks it of every node of the rope on every move.)
+inline Circle Rope::node_circle(std::size_t i) const {
   if (i >= nodes_.size()) return {end_, 0.0f};
   return {nodes_[i].position, radius_of(radii_, nodes_[i])};
 }
-int Rope::node_side(std::size_t i) const { return i < nodes_.size() ? nodes_[i].side : 0; }
+inline int Rope::node_side(std::size_t i) const { return i < nodes_.size() ? nodes_[i].side : 0; }
 
 // The closed path from `from` to `to` meets the stretch of the line between its tangent
 // points (the line tangent to a circle): where it crosses the line lies between them, or,
@@ -561,14 +563,20 @@ class Rope::Strand {
         nodes_.push_back({rope_.pegs_[e.peg], e.peg, sigma_, 0});
         heading_ = {c.c(), -1, c.circle.r, c.side};  // back along the line it was caught on
         set_window(e.line, true);
-        if (rope_.radii_[e.peg] == 0.0f && c.point()) {
+        if (rope_.radii_[e.peg] > 0.0f) {
+          begin_sweep();  // a circle's arc may reach past the bounds asked so far
+        } else if (c.point()) {
           // Between points the rest of the sweep lies in the triangle (peg, where the tip
           // is, `to`), inside the region swept so far: its candidates are enough.
           std::erase_if(cand_, [&](std::uint32_t i) { return !catchable(i); });
         } else {
-          // A circle's arc may reach past the bounds asked so far, and a circle pivot was
-          // never swept over itself: the rope from the new node may meet it again.
-          begin_sweep();
+          // From a circle pivot that triangle still lies in the bounds asked (the circle's
+          // and the path's), but not in the region swept: the pivot's circle was never swept
+          // over, and the rope from the new node may meet it again. Every peg in the bounds
+          // is asked again.
+          cand_.clear();
+          std::copy_if(in_bounds_.begin(), in_bounds_.end(), std::back_inserter(cand_),
+                       [&](std::uint32_t i) { return catchable(i); });
         }
         return;
       }
@@ -595,8 +603,14 @@ class Rope::Strand {
     const Pivot c = pivot();
     sigma_ = cross_dir(c, heading_, to_);
     if (sigma_ == 0) return;  // the tip moves along the pivot's line: nothing turns
-    rope_.candidates(bounds_of(c.circle, p_, to_), cand_);
-    std::erase_if(cand_, [&](std::uint32_t i) { return !catchable(i); });
+    if (c.point()) {
+      rope_.candidates(bounds_of(c.circle, p_, to_), cand_);
+      std::erase_if(cand_, [&](std::uint32_t i) { return !catchable(i); });
+    } else {
+      rope_.candidates(bounds_of(c.circle, p_, to_), in_bounds_);  // kept for a catch from the circle
+      std::copy_if(in_bounds_.begin(), in_bounds_.end(), std::back_inserter(cand_),
+                   [&](std::uint32_t i) { return catchable(i); });
+    }
   }
 
   bool catchable(std::uint32_t i) const {
@@ -670,6 +684,7 @@ class Rope::Strand {
   bool has_window_ = false;
   bool window_closed_ = false;
   std::vector<std::uint32_t> cand_;
+  std::vector<std::uint32_t> in_bounds_;  // around a circle pivot: every peg in the sweep's bounds
   bool cached_ = false;
   Event next_;
 };
