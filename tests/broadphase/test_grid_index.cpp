@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "hitgrid/broadphase/grid_index.hpp"
@@ -51,6 +52,24 @@ std::pair<Scene, Scene> split(const Scene& scene) {
   std::uint32_t k = 0;
   for_each_shape(scene, [&](ShapeId, const auto& shape) { (k++ % 2 == 0 ? index : queries).add(shape); });
   return {std::move(index), std::move(queries)};
+}
+
+/// Checks index.touching of every query shape against the exact intersects with every
+/// shape of `scene`; returns how many touches were expected.
+std::size_t check_touching(const GridIndex& index, const Scene& scene, const Scene& queries, const std::string& what) {
+  std::size_t seen = 0;
+  std::vector<ShapeId> got;
+  for_each_shape(queries, [&](ShapeId q, const auto& shape) {
+    INFO(what << ", query " << kind_letter(q.kind()) << q.index());
+    std::vector<ShapeId> want;
+    for_each_shape(scene, [&](ShapeId s, const auto& other) {
+      if (intersects(shape, other)) want.push_back(s);
+    });
+    index.touching(shape, got);
+    seen += want.size();
+    CHECK(got == want);
+  });
+  return seen;
 }
 
 }  // namespace
@@ -147,17 +166,7 @@ TEST_CASE("a grid index finds exactly the shapes one query shape touches, long s
         queries.add(Box{b.max, {b.max.x + 1, b.max.y + 1}});
         queries.add(Circle{b.min, 1.5f});
       }
-      std::vector<ShapeId> got;
-      for_each_shape(queries, [&](ShapeId q, const auto& shape) {
-        INFO(name << ", cell " << cell << ", query " << kind_letter(q.kind()) << q.index());
-        std::vector<ShapeId> want;
-        for_each_shape(scene, [&](ShapeId s, const auto& other) {
-          if (intersects(shape, other)) want.push_back(s);
-        });
-        index.touching(shape, got);
-        seen += want.size();
-        CHECK(got == want);
-      });
+      seen += check_touching(index, scene, queries, name + ", cell " + std::to_string(cell));
     }
   }
   CHECK(seen > 0);
@@ -191,18 +200,7 @@ TEST_CASE("a grid index over a few far-apart large shapes answers queries across
   for (float cell : {0.0f, 0.25f, 1.0f}) {
     FindPairsOptions o;
     o.cell_size = cell;
-    const GridIndex index(scene, o);
-    std::vector<ShapeId> got;
-    for_each_shape(queries, [&](ShapeId q, const auto& shape) {
-      INFO("cell " << cell << ", query " << kind_letter(q.kind()) << q.index());
-      std::vector<ShapeId> want;
-      for_each_shape(scene, [&](ShapeId s, const auto& other) {
-        if (intersects(shape, other)) want.push_back(s);
-      });
-      index.touching(shape, got);
-      seen += want.size();
-      CHECK(got == want);
-    });
+    seen += check_touching(GridIndex(scene, o), scene, queries, "cell " + std::to_string(cell));
   }
   CHECK(seen > 100);
 }
@@ -217,7 +215,8 @@ TEST_CASE("a grid index lists every shape touching a box among its candidates, w
       const GridIndex index(scene, o);
       // Boxes: the bounds of the scene's own shapes (so every shape's box meets at least
       // its own), grown and shrunk to zero size at a corner, the whole world, beyond it.
-      std::vector<Aabb> boxes{world, {{world.max.x + 1, world.min.y}, {world.max.x + 2, world.max.y}},
+      std::vector<Aabb> boxes{world,
+                              {{world.max.x + 1, world.min.y}, {world.max.x + 2, world.max.y}},
                               {{world.min.x - 5, world.min.y - 5}, {world.min.x, world.min.y}}};
       std::uint32_t k = 0;
       for_each_shape(scene, [&](ShapeId, const auto& shape) {
@@ -274,11 +273,11 @@ TEST_CASE("a grid index finds exactly the shapes a ray or a line meets, however 
     // Origins inside, on the bounds' edges and corners, far outside; directions along the
     // axes, the diagonals, through other shapes' endpoints, tiny and huge, and zero.
     std::vector<Vec2> origins = {{x0, y0}, {x1, y1}, {xm, ym}, {x0 - 1e6f, ym}, {xm, y1 + 3e7f}, {x0 - w, y0 - h}};
-    std::vector<Vec2> directions = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {-1, 1}, {w, h}, {3, -7},
-                                    {1e-30f, 1}, {1e30f, -1e30f}, {0, 0}};
+    std::vector<Vec2> directions = {{1, 0}, {-1, 0}, {0, 1},      {0, -1},         {1, 1}, {-1, 1},
+                                    {w, h}, {3, -7}, {1e-30f, 1}, {1e30f, -1e30f}, {0, 0}};
     for (std::uint32_t i = 0; i < std::min<std::size_t>(scene.segment_count(), 12); ++i) {
       const Segment s = scene.segment(i * 11 % static_cast<std::uint32_t>(scene.segment_count()));
-      origins.push_back(s.a);  // starting on a shape's endpoint
+      origins.push_back(s.a);                                // starting on a shape's endpoint
       directions.push_back({s.b.x - s.a.x, s.b.y - s.a.y});  // along a segment's own line
     }
     for (std::uint32_t i = 0; i < std::min<std::size_t>(scene.box_count(), 6); ++i) {
