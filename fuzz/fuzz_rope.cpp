@@ -14,6 +14,7 @@
 // circles' radii, then per call an op byte and a point.
 #include <cmath>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "fuzz_input.hpp"
@@ -37,13 +38,14 @@ State state_of(const Rope& r) {
   return {{r.nodes().begin(), r.nodes().end()}, r.end(), {r.pegs().begin(), r.pegs().end()}};
 }
 
-// Node i's circle (radius 0 for a point peg and the ends; i past the nodes: the end).
-Circle circle_at(const Rope& rope, std::size_t i) {
-  if (i >= rope.nodes().size()) return {rope.end(), 0.0f};
-  const RopeNode& n = rope.nodes()[i];
+// Node i's circle in a node list ending at `end` (radius 0 for a point peg and the ends; i
+// past the nodes: the end), and its side (0 for the end); radii are the rope's pegs'.
+Circle circle_at(std::span<const RopeNode> nodes, Vec2 end, const Rope& rope, std::size_t i) {
+  if (i >= nodes.size()) return {end, 0.0f};
+  const RopeNode& n = nodes[i];
   return {n.position, n.peg == RopeNode::no_peg ? 0.0f : rope.peg_radius(n.peg)};
 }
-int side_at(const Rope& rope, std::size_t i) { return i < rope.nodes().size() ? rope.nodes()[i].side : 0; }
+int side_at(std::span<const RopeNode> nodes, std::size_t i) { return i < nodes.size() ? nodes[i].side : 0; }
 
 void check_nodes(const Rope& rope) {
   const std::vector<Vec2> p = rope.points();
@@ -54,10 +56,12 @@ void check_nodes(const Rope& rope) {
     if (p[i - 1] == p[i] || p[i + 1] == p[i]) continue;  // an end on the node: no turn to read
     int turn = n.side * orient2d(p[i - 1], p[i], p[i + 1]);
     int forwards = -dot_sign(p[i], p[i - 1], p[i + 1]);
-    const Circle a = circle_at(rope, i - 1), b = circle_at(rope, i), c = circle_at(rope, i + 1);
+    const std::span<const RopeNode> nodes = rope.nodes();
+    const Circle a = circle_at(nodes, rope.end(), rope, i - 1), b = circle_at(nodes, rope.end(), rope, i),
+                 c = circle_at(nodes, rope.end(), rope, i + 1);
     if (a.r > 0.0f || b.r > 0.0f || c.r > 0.0f) {
       // Around circles: the turn from the line coming in to the line going out.
-      const TangentLine in{a, side_at(rope, i - 1), b, n.side}, out{b, n.side, c, side_at(rope, i + 1)};
+      const TangentLine in{a, side_at(nodes, i - 1), b, n.side}, out{b, n.side, c, side_at(nodes, i + 1)};
       if (!tangent_exists(in) || !tangent_exists(out)) fuzz::fail("a rope stretch has no tangent line");
       turn = n.side * direction_cross(in, out);
       forwards = direction_dot(in, out);
@@ -74,16 +78,11 @@ void check_nodes(const Rope& rope) {
 // that was pulled straight along them (a move of the end along its line) does not: the
 // two ropes have the same shape and differ only by such nodes.
 std::vector<RopeNode> shape_of(std::vector<RopeNode> n, Vec2 end, const Rope& rope) {
-  const auto circle = [&](std::size_t i) {
-    if (i >= n.size()) return Circle{end, 0.0f};
-    return Circle{n[i].position, n[i].peg == RopeNode::no_peg ? 0.0f : rope.peg_radius(n[i].peg)};
-  };
-  const auto side = [&](std::size_t i) { return i < n.size() ? n[i].side : 0; };
   const auto straight_through = [&](std::size_t i) {
     if (n[i].half_turns != 0) return false;
-    const Circle a = circle(i - 1), b = circle(i), c = circle(i + 1);
+    const Circle a = circle_at(n, end, rope, i - 1), b = circle_at(n, end, rope, i), c = circle_at(n, end, rope, i + 1);
     if (a.r == 0.0f && b.r == 0.0f && c.r == 0.0f) return orient2d(a.c, b.c, c.c) == 0 && dot_sign(b.c, a.c, c.c) <= 0;
-    const TangentLine in{a, side(i - 1), b, n[i].side}, out{b, n[i].side, c, side(i + 1)};
+    const TangentLine in{a, side_at(n, i - 1), b, n[i].side}, out{b, n[i].side, c, side_at(n, i + 1)};
     return tangent_exists(in) && tangent_exists(out) && direction_cross(in, out) == 0 && direction_dot(in, out) > 0;
   };
   for (bool removed = true; removed;) {

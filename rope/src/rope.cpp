@@ -12,6 +12,7 @@
 #include "hitgrid/rope/rope.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <iterator>
 #include <limits>
@@ -574,6 +575,7 @@ class Rope::Strand {
           // and the path's), but not in the region swept: the pivot's circle was never swept
           // over, and the rope from the new node may meet it again. Every peg in the bounds
           // is asked again.
+          assert(in_bounds_of_ == c.circle.c);  // begin_sweep asked them for this pivot
           cand_.clear();
           std::copy_if(in_bounds_.begin(), in_bounds_.end(), std::back_inserter(cand_),
                        [&](std::uint32_t i) { return catchable(i); });
@@ -608,6 +610,7 @@ class Rope::Strand {
       std::erase_if(cand_, [&](std::uint32_t i) { return !catchable(i); });
     } else {
       rope_.candidates(bounds_of(c.circle, p_, to_), in_bounds_);  // kept for a catch from the circle
+      in_bounds_of_ = c.c();
       std::copy_if(in_bounds_.begin(), in_bounds_.end(), std::back_inserter(cand_),
                    [&](std::uint32_t i) { return catchable(i); });
     }
@@ -684,7 +687,12 @@ class Rope::Strand {
   bool has_window_ = false;
   bool window_closed_ = false;
   std::vector<std::uint32_t> cand_;
-  std::vector<std::uint32_t> in_bounds_;  // around a circle pivot: every peg in the sweep's bounds
+  // Around a circle pivot: every peg in the bounds of the pivot and the path, asked by the
+  // last begin_sweep from a circle pivot (the one at in_bounds_of_). Invariant: while the
+  // pivot is a circle, or a point caught from one, that circle is the one asked for (a
+  // circle becomes the pivot only through begin_sweep: at the start, a catch, a release).
+  std::vector<std::uint32_t> in_bounds_;
+  Vec2 in_bounds_of_{};
   bool cached_ = false;
   Event next_;
 };
@@ -969,7 +977,8 @@ void Rope::move_wrapped(std::size_t i, Vec2 to, const Direction* crossed) {
         // opposite sides of the rope (equal sides here, right being reversed) the stretch out
         // runs back along the stretch in, so the winding is an odd multiple of pi for as long
         // as they stay; it reaches it at the catch. On one side it is never a multiple.
-        if (nl.side == nr.side && parity == 0 && last_rank >= 0 && consider(2, 1, last_line)) straight = false;
+        // (Doubled back: `straight` stays false.)
+        if (nl.side == nr.side && parity == 0 && last_rank >= 0) consider(2, 1, last_line);
       } else {
         for (const PegLine k : {PegLine::straight, PegLine::beyond_cr, PegLine::beyond_cl}) {
           const TangentLine l = peg_line(k, kl, nl.side, kr, -nr.side);  // (right is reversed: its sides flipped)

@@ -149,6 +149,23 @@ static void next_point(hitgrid_rope* rope, const float* pegs, size_t peg_count, 
   }
 }
 
+/* After move i of a random test: the ropes compared (a difference fails the test, named
+ * `test`, and returns 0 to stop it), the moves alike counted, the longest rope kept. */
+static int count_same_move(hitgrid_rope* rope, const reference_rope* ref, const char* test, size_t i, size_t* same,
+                           size_t* max_nodes) {
+  const hitgrid_rope_node* nodes;
+  size_t n;
+  if (!same_rope(rope, ref)) {
+    ++failed;
+    fprintf(stderr, "%s: the ropes differ after move %zu\n", test, i);
+    return 0;
+  }
+  ++*same;
+  OK(hitgrid_rope_nodes(rope, &nodes, &n));
+  if (n > *max_nodes) *max_nodes = n;
+  return 1;
+}
+
 /* End, start and peg moves at random, compared with the C++ rope after every one. */
 static void test_random_moves(size_t peg_count, size_t moves, float side) {
   float* pegs = (float*)malloc(2 * peg_count * sizeof(float));
@@ -186,19 +203,7 @@ static void test_random_moves(size_t peg_count, size_t moves, float side) {
       OK(hitgrid_rope_move_end(rope, x, y));
       CHECK(reference_rope_move_end(ref, x, y));
     }
-    if (same_rope(rope, ref)) {
-      ++same;
-    } else {
-      ++failed;
-      fprintf(stderr, "test_random_moves(%zu pegs): the ropes differ after move %zu\n", peg_count, i);
-      break;
-    }
-    {
-      const hitgrid_rope_node* nodes;
-      size_t n;
-      OK(hitgrid_rope_nodes(rope, &nodes, &n));
-      if (n > max_nodes) max_nodes = n;
-    }
+    if (!count_same_move(rope, ref, "test_random_moves", i, &same, &max_nodes)) break;
   }
   CHECK(same == moves);
   printf("random moves, %zu pegs: %zu moves the same as C++, up to %zu nodes, %zu peg moves refused by both\n", peg_count,
@@ -266,19 +271,7 @@ static void test_circle_moves(size_t cells, size_t moves) {
     }
     CHECK(c_ok == cpp_ok);
     refused += !c_ok;
-    if (same_rope(rope, ref)) {
-      ++same;
-    } else {
-      ++failed;
-      fprintf(stderr, "test_circle_moves: the ropes differ after move %zu\n", i);
-      break;
-    }
-    {
-      const hitgrid_rope_node* nodes;
-      size_t n;
-      OK(hitgrid_rope_nodes(rope, &nodes, &n));
-      if (n > max_nodes) max_nodes = n;
-    }
+    if (!count_same_move(rope, ref, "test_circle_moves", i, &same, &max_nodes)) break;
   }
   CHECK(same == moves);
   printf("circle pegs: %zu moves the same as C++ (%zu refused by both), up to %zu nodes\n", same, refused, max_nodes);
