@@ -14,6 +14,7 @@
 #include "hitgrid/core/scene_file.hpp"
 #include "hitgrid/simd/isa.hpp"
 #include "support/run_command.hpp"
+#include "support/sanitizer_builds.hpp"
 
 namespace fs = std::filesystem;
 using namespace hitgrid;
@@ -111,6 +112,7 @@ TEST_CASE("hitgrid pairs --stream writes the same bytes, text and binary, for ev
     for (const char* band : {"0.0008", "0.008", "256"}) {
       for (Isa isa : supported_isas()) {
         for (int threads : {1, 2}) {
+          if (test::asan_build && threads == 1) continue;  // support/sanitizer_builds.hpp
           INFO(family << " band " << band << " MiB " << isa_name(isa) << " threads " << threads);
           const std::string common = std::string(" --stream --band-mib ") + band + " --isa " +
                                      std::string(isa_name(isa)) + " --threads " + std::to_string(threads);

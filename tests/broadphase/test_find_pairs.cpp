@@ -3,7 +3,7 @@
 #include <limits>
 
 #include "hitgrid/broadphase/brute_force.hpp"
-#include "support/tsan_build.hpp"
+#include "support/sanitizer_builds.hpp"
 #include "hitgrid/broadphase/find_pairs.hpp"
 #include "hitgrid/core/error.hpp"
 #include "hitgrid/core/generators.hpp"
@@ -97,7 +97,7 @@ TEST_CASE("the streamed form hands over the in-memory list in order, in any band
     // one.
     for (std::size_t band_bytes : {std::size_t{256}, std::size_t{40000}, std::size_t{256} << 20}) {
       for (unsigned threads : {1u, 3u}) {
-        if (test::tsan_build && threads == 1) continue;  // support/tsan_build.hpp
+        if (test::tsan_build && threads == 1) continue;  // support/sanitizer_builds.hpp
         INFO("band " << band_bytes << " bytes, threads " << threads);
         FindPairsOptions o;
         o.threads = threads;
@@ -121,7 +121,7 @@ TEST_CASE("the streamed form hands over the in-memory list in order, in any band
     const PairList expected = find_pairs(scene);
     for (Isa isa : supported_isas()) {
       for (unsigned threads : {1u, 2u}) {
-        if (test::tsan_build && threads == 1) continue;  // support/tsan_build.hpp
+        if (test::tsan_build && threads == 1) continue;  // support/sanitizer_builds.hpp
         FindPairsOptions o;
         o.threads = threads;
         o.isa = isa;

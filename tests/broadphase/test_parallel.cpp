@@ -16,7 +16,7 @@
 #include "hitgrid/core/error.hpp"
 #include "support/pathological_scenes.hpp"
 #include "support/task_hooks.hpp"
-#include "support/tsan_build.hpp"
+#include "support/sanitizer_builds.hpp"
 
 using namespace hitgrid;
 using test::LeakyHook;
@@ -138,8 +138,8 @@ TEST_CASE("find_pairs through a task hook gives the same pairs as on TBB, every 
   ThreadPoolHook pool(3);
   SerialHook serial(21);
   // Under ThreadSanitizer fewer shapes and the grid alone: the races are in the loops,
-  // not in the scene's size (support/tsan_build.hpp).
-  for (const test::NamedScene& s : test::broadphase_scenes(test::tsan_build ? 1000 : 4000)) {
+  // not in the scene's size; under ASan half the shapes (support/sanitizer_builds.hpp).
+  for (const test::NamedScene& s : test::broadphase_scenes(test::tsan_build ? 1000 : test::asan_build ? 2000 : 4000)) {
     INFO(s.name);
     const PairList reference = brute_force_pairs(s.scene);
     for (BroadPhase method : {BroadPhase::grid, BroadPhase::sweep_and_prune, BroadPhase::brute_force}) {

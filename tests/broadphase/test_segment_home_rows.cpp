@@ -14,6 +14,7 @@
 #include "hitgrid/core/splitmix64.hpp"
 #include "hitgrid/simd/isa.hpp"
 #include "segment_home_rows.hpp"
+#include "support/sanitizer_builds.hpp"
 
 using namespace hitgrid;
 
@@ -132,7 +133,8 @@ TEST_CASE("every ISA's SegmentHomeRows batches equal the scalar rows and exact i
     for (std::int64_t row0 : {std::int64_t{-40}, std::int64_t{0}, std::int64_t{-5'000'000'000}}) {
       const SegmentHomeRows shifted(cells, row0);
       const std::uint32_t large = 0xFFFFFFF0u;
-      for (int round = 0; round < 8'000; ++round) {
+      // (A quarter of the rounds under ASan: support/sanitizer_builds.hpp.)
+      for (int round = 0; round < (test::asan_build ? 2'000 : 8'000); ++round) {
         // Mostly short segments (second endpoint near the first), some arbitrary; in half
         // of the rounds all sixteen are short and benign, so that the wide groups are
         // accepted too.
@@ -190,7 +192,7 @@ TEST_CASE("SegmentHomeRows columns four at a time equal the exact column indices
     const SegmentHomeRows columns(cells, 0);
     REQUIRE(columns.usable());
     for (std::int64_t col0 : {std::int64_t{-40}, std::int64_t{0}, std::int64_t{7}, std::int64_t{-5'000'000'000}}) {
-      for (int round = 0; round < 20'000; ++round) {
+      for (int round = 0; round < (test::asan_build ? 5'000 : 20'000); ++round) {
         float x[4];
         for (float& v : x) v = round % 2 == 0 ? benign_coordinate(rng, log2_cell) : coordinate(rng, log2_cell);
         std::uint32_t out[4];

@@ -10,7 +10,7 @@
 
 #include "hitgrid/core/splitmix64.hpp"
 #include "sorted_pairs.hpp"
-#include "support/tsan_build.hpp"
+#include "support/sanitizer_builds.hpp"
 
 using namespace hitgrid;
 
@@ -74,7 +74,7 @@ TEST_CASE("sorted_unique_pairs equals sort + unique on every path, in memory and
          {std::size_t{0}, std::size_t{1}, std::size_t{5000}, std::size_t{600'000}, std::size_t{1'500'000}}) {
       for (double repeats : {0.0, 0.01}) {
         for (int threads : {1, 2}) {
-          if (test::tsan_build && threads == 1) continue;  // support/tsan_build.hpp
+          if (test::tsan_build && threads == 1) continue;  // support/sanitizer_builds.hpp
           INFO("shapes " << shapes << ", keys " << total << ", repeats " << repeats << ", threads " << threads);
           std::vector<std::vector<std::uint64_t>> parts(1 + rng.next() % 7);
           std::vector<std::uint64_t> drawn;

@@ -10,6 +10,7 @@
 #include "hitgrid/core/splitmix64.hpp"
 #include "hitgrid/rope/rope.hpp"
 #include "support/exact_reference.hpp"
+#include "support/sanitizer_builds.hpp"
 #include "support/tangent_reference.hpp"
 
 namespace hitgrid {
@@ -890,7 +891,7 @@ TEST_CASE("rope peg moves: invariants, cut into ten, undone by the move back", "
                         {"integer lattice", 0.0, 24.0, 1.0, 1.25, 0, true}};
   for (const Case& c : cases) {
     PegMoveCounts total;
-    for (std::uint64_t seed = 61; seed <= 68; ++seed) {
+    for (std::uint64_t seed = 61; seed <= (test::asan_build ? 64 : 68); ++seed) {  // support/sanitizer_builds.hpp
       INFO(c.name << " seed " << seed);
       const Field f = random_field(seed, c.origin, c.extent, c.peg_step, c.path_step, c.pegs, 60, c.lattice);
       const PegMoveCounts n = check_peg_moves(f, seed, c.extent / 10, c.path_step);
@@ -909,7 +910,7 @@ TEST_CASE("rope peg moves: invariants, cut into ten, undone by the move back", "
 }
 
 TEST_CASE("rope properties on random peg fields", "[rope]") {
-  for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+  for (std::uint64_t seed = 1; seed <= (test::asan_build ? 6 : 12); ++seed) {
     INFO("seed " << seed);
     check_properties(random_field(seed, 0.0, 100.0, 0.0625, 0.625, 150, 120, false));
   }
@@ -917,14 +918,14 @@ TEST_CASE("rope properties on random peg fields", "[rope]") {
 
 TEST_CASE("rope properties near 1e6", "[rope]") {
   // Floats near 1e6 are 1/16 apart: pegs and tenths of path steps on that grid.
-  for (std::uint64_t seed = 21; seed <= 28; ++seed) {
+  for (std::uint64_t seed = 21; seed <= (test::asan_build ? 24 : 28); ++seed) {
     INFO("seed " << seed);
     check_properties(random_field(seed, 1e6, 60.0, 0.0625, 0.625, 150, 120, false));
   }
 }
 
 TEST_CASE("rope properties on integer lattices (every peg collinear with many)", "[rope]") {
-  for (std::uint64_t seed = 41; seed <= 50; ++seed) {
+  for (std::uint64_t seed = 41; seed <= (test::asan_build ? 45 : 50); ++seed) {
     INFO("seed " << seed);
     check_properties(random_field(seed, 0.0, 24.0, 1.0, 1.25, 0, 100, true));
   }
