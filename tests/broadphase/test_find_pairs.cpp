@@ -21,7 +21,7 @@ TEST_CASE("find_pairs gives the same sorted list for every thread count, ISA and
     const PairList reference = brute_force_pairs(scene);
     for (BroadPhase method : {BroadPhase::automatic, BroadPhase::sweep_and_prune}) {
       for (unsigned threads : {1u, 2u, 4u, 8u}) {
-        for (Isa isa : supported_isas()) {
+        for (Isa isa : test::isas_to_test()) {
           FindPairsOptions o;
           o.threads = threads;
           o.isa = isa;
@@ -119,7 +119,7 @@ TEST_CASE("the streamed form hands over the in-memory list in order, in any band
     INFO(family_name(f));
     const Scene scene = generate(f, p);
     const PairList expected = find_pairs(scene);
-    for (Isa isa : supported_isas()) {
+    for (Isa isa : test::isas_to_test()) {
       for (unsigned threads : {1u, 2u}) {
         if (test::tsan_build && threads == 1) continue;  // support/sanitizer_builds.hpp
         FindPairsOptions o;

@@ -11,6 +11,7 @@
 #include "hitgrid/core/pair_io.hpp"
 #include "hitgrid/core/splitmix64.hpp"
 #include "support/pathological_scenes.hpp"
+#include "support/sanitizer_builds.hpp"
 
 using namespace hitgrid;
 
@@ -78,7 +79,7 @@ TEST_CASE("the grid's answer does not depend on the instruction set", "[grid]") 
       o.isa = Isa::scalar;
       FindPairsReport scalar;
       const PairList want = grid_pairs(scene, o, &scalar);
-      for (Isa isa : supported_isas()) {
+      for (Isa isa : test::isas_to_test()) {
         INFO(name << ", cell " << cell << ", " << isa_name(isa));
         o.isa = isa;
         FindPairsReport report;
@@ -111,9 +112,9 @@ TEST_CASE("the grid equals the brute-force reference at 50,000 shapes", "[grid][
   // crossing tile borders in every direction; brute force makes 1.25e9 exact tests.
   GeneratorParams p;
 #if defined(HITGRID_TSAN_BUILD)
-  p.n = 10'000;  // ThreadSanitizer looks for races, not scale: 25x fewer tests (50,000 took over 10 minutes)
+  p.n = 5'000;  // ThreadSanitizer looks for races, not scale: 100x fewer tests (50,000 took over 10 minutes)
 #elif defined(HITGRID_SANITIZED_BUILD)
-  p.n = 20'000;  // the sanitizer run looks for memory errors, not scale: 6x fewer tests
+  p.n = 10'000;  // the sanitizer run looks for memory errors, not scale: 25x fewer tests
 #else
   p.n = 50'000;
 #endif
@@ -139,7 +140,7 @@ TEST_CASE("the grid's two layouts: the tiled grid alone when the large shapes cr
   CHECK(report.large_shapes == crossed.size());
 
   GeneratorParams p;
-  p.n = 20'000;
+  p.n = test::tsan_build ? 5'000 : 20'000;  // brute force under TSan: 16x fewer tests
   const Scene tail = generate(Family::long_tail, p);
   CHECK(grid_pairs(tail, {}, &report) == brute_force_pairs(tail));
   CHECK(report.small_shapes > 0);

@@ -23,6 +23,7 @@
 #include "hitgrid/core/within_distance.hpp"
 #include "hitgrid/simd/isa.hpp"
 #include "support/pathological_scenes.hpp"
+#include "support/sanitizer_builds.hpp"
 
 using namespace hitgrid;
 
@@ -83,7 +84,7 @@ TEST_CASE("a grid index finds exactly the intersecting pairs of query shapes and
     const std::vector<CrossPair> want_swapped = brute_force_cross(index_scene, queries);
     seen += want.size();
     for (float cell : {0.0f, 0.25f, 4.0f}) {
-      for (Isa isa : supported_isas()) {
+      for (Isa isa : test::isas_to_test()) {
         FindPairsOptions o;
         o.cell_size = cell;
         o.isa = isa;
@@ -264,7 +265,8 @@ TEST_CASE("a grid index lists every shape touching a box among its candidates, w
   CHECK(seen > 0);
 }
 
-TEST_CASE("a grid index finds exactly the shapes a ray or a line meets, however far it comes from", "[grid]") {
+// [serial]: every query runs on the calling thread (support/sanitizer_builds.hpp).
+TEST_CASE("a grid index finds exactly the shapes a ray or a line meets, however far it comes from", "[grid][serial]") {
   std::size_t seen = 0;
   for (const auto& [name, scene] : test::broadphase_scenes(1500)) {
     const Aabb world = scene.bounds();

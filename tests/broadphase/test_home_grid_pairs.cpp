@@ -19,6 +19,7 @@
 #include "large_spans.hpp"
 #include "sorted_pairs.hpp"
 #include "support/pathological_scenes.hpp"
+#include "support/sanitizer_builds.hpp"
 
 using namespace hitgrid;
 
@@ -52,7 +53,7 @@ TEST_CASE("the home grid's passes find exactly the small-small and the large-sma
     for (float cell : {0.0f, 0.25f, 1.0f, 8.0f}) {
       const int log2_cell = choose_home_cells(scene, extent, cell).log2_cell;
       std::uint64_t small_tests = 0, large_tests = 0;
-      for (Isa isa : supported_isas()) {
+      for (Isa isa : test::isas_to_test()) {
         INFO(name << ", cell " << cell << " (log2 " << log2_cell << "), " << isa_name(isa));
         // The grid built on the same ISA, as build_grid does (its answer is the same on all).
         const HomeGrid grid = HomeGrid::build(scene, kinds, log2_cell, extent, isa);
@@ -80,7 +81,7 @@ TEST_CASE("the home grid's passes find exactly the small-small and the large-sma
         // At least one exact test per pair found.
         CHECK(small.tests >= small.pairs.size());
         CHECK(large_small.tests >= large_small.pairs.size());
-        if (isa == supported_isas().front()) {
+        if (isa == test::isas_to_test().front()) {
           small_tests = small.tests;
           large_tests = large_small.tests;
         } else {

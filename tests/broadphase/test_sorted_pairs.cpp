@@ -117,6 +117,8 @@ TEST_CASE("sorted_unique_pairs splits large key sets into pieces, even when thei
   const PairKeyCodec codec{bits_for(shapes)};
   const KindRanges kinds{shapes / 2, shapes / 2 + 1000};
   for (bool crowded : {false, true}) {
+    // Under TSan the crowded keys alone: they take every split the others take, and more.
+    if (test::tsan_build && !crowded) continue;
     INFO("crowded " << crowded);
     std::vector<std::vector<std::uint64_t>> parts(3);
     for (std::size_t i = 0; i < 4'700'000; ++i) {

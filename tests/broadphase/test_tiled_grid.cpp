@@ -19,6 +19,7 @@
 #include "pair_batch.hpp"
 #include "sorted_pairs.hpp"
 #include "support/pathological_scenes.hpp"
+#include "support/sanitizer_builds.hpp"
 #include "tiled_grid.hpp"
 
 using namespace hitgrid;
@@ -67,7 +68,8 @@ TEST_CASE("the tiled grid finds exactly the brute-force pairs of all shapes at e
     const UninitializedVector<ShapeRecord> shapes = pack_shapes(scene);
     const KindRanges kinds = KindRanges::of(scene);
     std::vector<int> cells;
-    for (int log2_cell = -3; log2_cell <= 6; ++log2_cell) cells.push_back(log2_cell);
+    // Under TSan every third cell size: more sizes give the same tasks other numbers.
+    for (int log2_cell = -3; log2_cell <= 6; log2_cell += test::tsan_build ? 3 : 1) cells.push_back(log2_cell);
     const int automatic = choose_log2_cell(shapes, scene_extent(shapes), 0.0f);
     cells.push_back(automatic);
     for (int log2_cell : cells) {

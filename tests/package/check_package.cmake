@@ -44,7 +44,14 @@ if(MODE STREQUAL "pkg_config")
   endif()
   return()
 endif()
-set(args -S ${consumer_src} -B ${WORK_DIR}/build -G Ninja -DCMAKE_BUILD_TYPE=Release -DHITGRID_MODE=${MODE}
+# find_package consumes the build under test as installed. add_subdirectory compiles the
+# whole library again, as an engine's Debug build would: unoptimized with asserts on (three
+# times faster to compile than Release, and a configuration no other build checks).
+set(build_type Release)
+if(MODE STREQUAL "add_subdirectory")
+  set(build_type Debug)
+endif()
+set(args -S ${consumer_src} -B ${WORK_DIR}/build -G Ninja -DCMAKE_BUILD_TYPE=${build_type} -DHITGRID_MODE=${MODE}
          "-DCMAKE_CXX_FLAGS=${CONSUMER_FLAGS}" "-DCMAKE_C_FLAGS=${CONSUMER_FLAGS}"
          "-DCMAKE_EXE_LINKER_FLAGS=${CONSUMER_FLAGS}")
 if(MODE STREQUAL "find_package")

@@ -290,7 +290,7 @@ TEST_CASE("the world's pairs and events equal the exact pair sets of a random hi
     std::size_t events = 0;
     for (const Frame& f : reference) events += f.begins.size() + f.ends.size();
     CHECK(events > 0);
-    for (Isa isa : supported_isas())
+    for (Isa isa : test::isas_to_test())
       for (unsigned threads : {1u, 2u, 4u, 8u})
         for (float cell : {0.0f, 0.5f}) {
           if (test::tsan_build && threads == 1) continue;  // support/sanitizer_builds.hpp
@@ -463,7 +463,7 @@ TEST_CASE("with a contact margin, the world's pairs are the pairs within the mar
     std::size_t pairs = 0;
     for (const Frame& f : reference) pairs += f.pairs.size();
     CHECK(pairs > 0);
-    for (Isa isa : supported_isas())
+    for (Isa isa : test::isas_to_test())
       for (unsigned threads : {2u, 4u}) {
         INFO("margin " << margin << ", " << isa_name(isa) << ", " << threads << " threads");
         o.isa = isa;
@@ -573,7 +573,7 @@ TEST_CASE("moving circles report every shape they touch within the frame, exactl
     }
     CHECK(impacts > 0);
     CHECK(walls > 0);
-    for (Isa isa : supported_isas())
+    for (Isa isa : test::isas_to_test())
       for (unsigned threads : {2u, 4u}) {
         INFO(isa_name(isa) << ", " << threads << " threads");
         o.isa = isa;
