@@ -111,6 +111,7 @@ TEST_CASE("the tiled grid's pairs do not depend on the thread count", "[grid]") 
     const int automatic = choose_log2_cell(shapes, scene_extent(shapes), 0.0f);
     for (int log2_cell : {automatic, -1}) {
       for (int threads : {1, 2, 8}) {
+        if (test::tsan_build && threads == 1) continue;  // support/sanitizer_builds.hpp
         INFO(name << ", log2 cell " << log2_cell << ", " << threads << " threads");
         PairList got;
         std::uint64_t entries = 0;

@@ -118,9 +118,10 @@ class Generator {
   CaseRng rng_;
 };
 
-/// Test size: base * HITGRID_TEST_SCALE (environment, a positive number, default 1). The
-/// defaults give the contract's 1,000,000 cases per predicate and per pair kind; a smaller
-/// scale is for slow instrumented builds run by hand.
+/// Test size: base * HITGRID_TEST_SCALE (environment, a positive number, default 1; 0.25
+/// in the ASan build, which looks for bad accesses, not rare values:
+/// support/sanitizer_builds.hpp). The defaults give the contract's 1,000,000 cases per
+/// predicate and per pair kind.
 std::size_t scaled_count(std::size_t base);
 
 /// The seed of a test: base, mixed with HITGRID_TEST_SEED (environment, an integer,

@@ -6,7 +6,8 @@
 // on data its task owns). AddressSanitizer + UBSan (scripts/build.sh asan defines
 // HITGRID_SANITIZED_BUILD) looks for bad memory accesses and undefined behaviour: one more
 // thread count or seed runs the same code on other numbers. Their slowest tests skip those
-// repeats; the Release build runs them all. Under TSan, the test cases tagged [serial] (in
+// repeats (ASan: a quarter of the random cases of the geometry tests, test::scaled_count);
+// the Release build runs them all. Under TSan, the test cases tagged [serial] (in
 // files that test parallel code, they run only serial code of their own) are not run at all
 // (tests/CMakeLists.txt).
 #pragma once
