@@ -124,8 +124,8 @@ class Rope {
   /// refuses (docs/rope.md, "Moving pegs"): the path (closed, exact) passes over another
   /// peg or the rope's start or end; a free peg's path meets the rope at two places; a
   /// wrapped peg's path meets a segment other than its own two; the rope wraps the peg
-  /// more than once; a circle peg; a peg whose rope would run around a circle peg next to
-  /// it (not implemented).
+  /// more than once; a circle peg (moving one is not implemented yet). A point peg next to
+  /// a circle peg on the rope moves like any other.
   void move_peg(std::uint32_t peg, Vec2 to);
 
   /// The start, then the wrapped pegs in order. The end is end().
