@@ -45,8 +45,8 @@ if(MODE STREQUAL "pkg_config")
   return()
 endif()
 # find_package consumes the build under test as installed. add_subdirectory compiles the
-# whole library again, as an engine's Debug build would: unoptimized with asserts on (three
-# times faster to compile than Release, and a configuration no other build checks).
+# whole library again, as an engine's Debug build would: unoptimized with asserts on (faster
+# to compile than Release, and a configuration no other build checks).
 set(build_type Release)
 if(MODE STREQUAL "add_subdirectory")
   set(build_type Debug)
