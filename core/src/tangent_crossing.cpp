@@ -1,5 +1,6 @@
 #include "hitgrid/core/tangent_crossing.hpp"
 
+#include <cassert>
 #include <cmath>
 #include <limits>
 
@@ -75,7 +76,7 @@ Point<N> point(Vec2 p) {
   return {of(p.x, static_cast<const N*>(nullptr)), of(p.y, static_cast<const N*>(nullptr))};
 }
 
-/// A line's parts: e = b - a, rho = sb rb - sa ra, |e|^2, D = |e|^2 - rho^2, and sa ra, as
+/// A line's parts: e = b - a, rho = kb - ka, |e|^2, D = |e|^2 - rho^2, and ka, as
 /// big integers (the inputs scaled to integers: x 2^149, big_int.hpp; every product below
 /// is homogeneous in them, so the scale does not change a sign) or as filtered doubles.
 /// One polynomial for both: the filter answers when its bound decides, the integers
@@ -92,15 +93,17 @@ struct Parts {
         by(of(l.b.c.y, static_cast<const N*>(nullptr))),
         ex(bx - ax),
         ey(by - ay),
-        rho(signed_radius(l.sb, l.b.r) - signed_radius(l.sa, l.a.r)),
+        rho(signed_radius(l.sb, l.b.r, l.grow_b) - signed_radius(l.sa, l.a.r, l.grow_a)),
         length2(ex * ex + ey * ey),
         d(length2 - rho * rho),
-        own(signed_radius(l.sa, l.a.r)),
+        own(signed_radius(l.sa, l.a.r, l.grow_a)),
         mirrored(l.mirrored) {}
 
-  static N signed_radius(int side, float r) {
+  /// side r + grow, exactly for big integers (both are multiples of 2^-149).
+  static N signed_radius(int side, float r, float grow) {
     const N v = of(r, static_cast<const N*>(nullptr));
-    return side > 0 ? v : -v;
+    const N k = side > 0 ? v : -v;
+    return grow == 0.0f ? k : k + of(grow, static_cast<const N*>(nullptr));
   }
 
   /// Where f is evaluated for x: x itself, or its image through b's centre when the line is
@@ -111,7 +114,7 @@ struct Parts {
     return {twice(bx) - p.x, twice(by) - p.y};
   }
 
-  /// |e|^2 f(x) = rho (e . w) + sa ra |e|^2 + sqrt(D) (perp(e) . w), w = x - a.
+  /// |e|^2 f(x) = rho (e . w) + ka |e|^2 + sqrt(D) (perp(e) . w), w = x - a.
   Rooted<N> at(Vec2 x) const {
     const Point<N> p = image(x);
     const N wx = p.x - ax, wy = p.y - ay;
@@ -144,7 +147,10 @@ WithRoot exact_of(Rooted<BigInt>&& x) { return {std::move(x.a), std::move(x.b)};
 /// The value of a + b sqrt(D) in the filter.
 Approx value(const Rooted<Approx>& x, const Approx& root_d) { return x.a + x.b * root_d; }
 
-bool points_only(const TangentLine& l) { return l.a.r == 0.0f && l.b.r == 0.0f; }
+/// A line through two points: the point predicates answer for it.
+bool points_only(const TangentLine& l) {
+  return l.a.r == 0.0f && l.b.r == 0.0f && l.grow_a == 0.0f && l.grow_b == 0.0f;
+}
 
 WithRoot times(const WithRoot& x, const BigInt& k) { return {x.a * k, x.b * k}; }
 
@@ -158,6 +164,13 @@ Mixed operator-(const Mixed& u, const Mixed& v) { return {u.p - v.p, u.q - v.q};
 Mixed operator+(const Mixed& u, const Mixed& v) { return {u.p + v.p, u.q + v.q}; }
 
 }  // namespace
+
+TangentLine moved_left(TangentLine line, float s) {
+  assert(line.grow_a == 0.0f && line.grow_b == 0.0f);
+  line.grow_a -= s;
+  line.grow_b -= s;
+  return line;
+}
 
 bool tangent_exists(const TangentLine& line) {
   bool decided;
@@ -291,7 +304,8 @@ TangentGeometry tangent_geometry(const TangentLine& line) {
     // D exactly (in units of 2^-298, big_int.hpp), so that the root of a small D (circles
     // nearly touching) is as accurate as any other.
     const double root = std::sqrt(Parts<BigInt>(line).d.to_double(298));
-    const double ka = line.sa * static_cast<double>(line.a.r), kb = line.sb * static_cast<double>(line.b.r);
+    const double ka = line.sa * static_cast<double>(line.a.r) + line.grow_a,
+                 kb = line.sb * static_cast<double>(line.b.r) + line.grow_b;
     const double rho = kb - ka, length2 = ex * ex + ey * ey;
     // n = (rho e + sqrt(D) perp(e)) / |e|^2 and d = (sqrt(D) e - rho perp(e)) / |e|^2: sums of
     // two orthogonal vectors, so no cancellation.

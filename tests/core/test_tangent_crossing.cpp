@@ -24,7 +24,7 @@ mpf_class F(float v) { return reference::wide(v); }
 
 bool exists_reference(const TangentLine& l) {
   const mpq_class ex = Q(l.b.c.x) - Q(l.a.c.x), ey = Q(l.b.c.y) - Q(l.a.c.y);
-  const mpq_class rho = l.sb * Q(l.b.r) - l.sa * Q(l.a.r);
+  const mpq_class rho = l.sb * Q(l.b.r) + Q(l.grow_b) - l.sa * Q(l.a.r) - Q(l.grow_a);
   return sgn(ex * ex + ey * ey - rho * rho) > 0;
 }
 
@@ -72,6 +72,22 @@ TangentLine random_line(Rng& rng, const Frame& f) {
   for (;;) {
     const TangentLine l{random_circle(rng, f), random_side(rng), random_circle(rng, f), random_side(rng),
                         rng.chance(0.25)};
+    if (tangent_exists(l)) return l;
+  }
+}
+
+// A grown line (tangent_crossing.hpp, "Grown lines"): moved by a radius as a rope's stretch
+// touching a rolling circle is, or with one circle grown and the other shrunk.
+TangentLine random_grown_line(Rng& rng, const Frame& f) {
+  for (;;) {
+    TangentLine l{random_circle(rng, f), random_side(rng), random_circle(rng, f), random_side(rng), rng.chance(0.25)};
+    const float g = static_cast<float>(random_side(rng)) * pitch(f, rng.between(1, 6));
+    if (rng.chance(0.5)) {
+      l = moved_left(l, g);
+    } else {
+      l.grow_a = g;
+      l.grow_b = -g;
+    }
     if (tangent_exists(l)) return l;
   }
 }
@@ -236,6 +252,64 @@ TEST_CASE("tangent crossings: mirror-image ties, and one ulp from them", "[geome
     REQUIRE(agrees(p, q, l, m));
   }
   CHECK(ties > 1000);
+}
+
+TEST_CASE("grown tangent lines: hand-worked", "[geometry][tangent_crossing]") {
+  // y = -1 below circles of radius 1 at (0, 0) and (4, 0), moved up by 1: the x axis, where
+  // the centre of a circle of radius 1 rolling under the line on its left runs.
+  const TangentLine below{{{0, 0}, 1}, 1, {{4, 0}, 1}, 1};
+  const TangentLine axis = moved_left(below, 1);
+  REQUIRE(tangent_exists(axis));
+  CHECK(side_of(axis, {7, 0}) == 0);
+  CHECK(side_of(axis, {7, 0.5f}) == 1);
+  CHECK(compare_tangent_crossings({1, 3}, {1, -3}, axis, below) == -1);
+  CHECK(direction_cross(axis, below) == 0);
+  CHECK(direction_dot(axis, below) == 1);
+  CHECK(crossing_beyond_tangent_point({4, 1}, {4, -1}, axis) == 0);
+  // Halfway between y = -1 (running +x, a above it on its left) and y = 3 (running -x, b
+  // below it on its left): y = 1 running +x, a at -1 (1 - 2) and b at +1 (-1 + 2).
+  TangentLine middle{{{0, 0}, 1}, 1, {{4, 2}, 1}, -1};
+  middle.grow_a = -2;
+  middle.grow_b = 2;
+  REQUIRE(tangent_exists(middle));
+  CHECK(side_of(middle, {-3, 1}) == 0);
+  CHECK(side_of(middle, {9, 1}) == 0);
+  CHECK(side_of(middle, {9, 1.5f}) == 1);
+  // A circle of radius 2 grown by -2 is its centre: the lines through it.
+  TangentLine through{{{0, 0}, 2}, 1, {{4, 4}, 0}, 1};
+  through.grow_a = -2;
+  CHECK(side_of(through, {1, 1}) == 0);
+  CHECK(side_of(through, {1, 2}) == 1);
+}
+
+TEST_CASE("grown tangent lines agree with the definition", "[geometry][tangent_crossing]") {
+  Rng rng(37);
+  for (int i = 0; i < 3000; ++i) {
+    const Frame& f = any_frame(rng);
+    const TangentLine l1 = random_grown_line(rng, f);
+    const TangentLine l2 = rng.chance(0.5) ? random_grown_line(rng, f) : random_line(rng, f);
+    INFO(f.name << " " << hex(l1.a.c) << " " << l1.a.r << " " << l1.sa << " " << hex(l1.b.c) << " " << l1.b.r << " "
+                << l1.sb << " grown " << l1.grow_a << " " << l1.grow_b << " mirrored " << l1.mirrored);
+    REQUIRE(tangent_exists(l1) == exists_reference(l1));
+    const RefLine ref(l1);
+    const Vec2 u = frame_point(f, rng.between(-30, 30), rng.between(-30, 30));
+    // On the line: a point of a lattice line (the grown axis-aligned cases) or the far ends.
+    const Vec2 v = rng.chance(0.3) ? l1.b.c : frame_point(f, rng.between(-30, 30), rng.between(-30, 30));
+    REQUIRE(side_of(l1, u) == sign_of_value(ref.f(u)));
+    REQUIRE(side_of(l1, v) == sign_of_value(ref.f(v)));
+    REQUIRE(along(l1, u, v) == along_reference(l1, u, v));
+    REQUIRE(direction_cross(l1, l2) == cross_reference(l1, l2));
+    REQUIRE(direction_dot(l1, l2) == dot_reference(l1, l2));
+    REQUIRE(crossing_beyond_tangent_point(u, v, l1) == beyond_reference(u, v, l1));
+    REQUIRE(agrees(u, v, l1, l2));
+    // A line and the same line moved: parallel.
+    const TangentLine unmoved{l1.a, l1.sa, l1.b, l1.sb, l1.mirrored};
+    if (l1.grow_a == l1.grow_b && tangent_exists(unmoved)) {
+      REQUIRE(direction_cross(l1, unmoved) == 0);
+      REQUIRE(direction_dot(l1, unmoved) == 1);
+      REQUIRE(agrees(u, v, l1, unmoved));
+    }
+  }
 }
 
 TEST_CASE("tangent crossings of circles of radius 0 are compare_crossings", "[geometry][tangent_crossing]") {

@@ -28,7 +28,7 @@ inline int sign_of_value(const mpf_class& v) {
 }
 
 /// The line's unit normal n (to its left) and offset: f(x) = n . x + c; for a mirrored line,
-/// f(2 b - x), by the definition. Its direction, and its tangent points on a and b (for a
+/// f(2 b - x), by the definition; a grown line's signed radii include its growth. Its direction, and its tangent points on a and b (for a
 /// mirrored line, their images through b).
 struct TangentRef {
   mpf_class nx{0, tangent_precision}, ny{0, tangent_precision}, c{0, tangent_precision};
@@ -39,16 +39,17 @@ struct TangentRef {
 
   explicit TangentRef(const TangentLine& l) : mirrored(l.mirrored) {
     const mpf_class ex = wide(l.b.c.x) - wide(l.a.c.x), ey = wide(l.b.c.y) - wide(l.a.c.y);
-    const mpf_class rho = l.sb * wide(l.b.r) - l.sa * wide(l.a.r);
+    const mpf_class ka = l.sa * wide(l.a.r) + wide(l.grow_a), kb0 = l.sb * wide(l.b.r) + wide(l.grow_b);
+    const mpf_class rho = kb0 - ka;
     const mpf_class len2 = ex * ex + ey * ey;
     const mpf_class root = sqrt(mpf_class(len2 - rho * rho, tangent_precision));
     nx = (rho * ex - root * ey) / len2;
     ny = (rho * ey + root * ex) / len2;
-    c = -(nx * wide(l.a.c.x) + ny * wide(l.a.c.y)) + l.sa * wide(l.a.r);
+    c = -(nx * wide(l.a.c.x) + ny * wide(l.a.c.y)) + ka;
     bx = wide(l.b.c.x);
     by = wide(l.b.c.y);
     const int m = mirrored ? -1 : 1;
-    const mpf_class kb = m * l.sb * wide(l.b.r), ka = l.sa * wide(l.a.r);
+    const mpf_class kb = m * kb0;
     tx = bx - kb * nx;
     ty = by - kb * ny;
     ax_t = wide(l.a.c.x) - ka * nx;

@@ -10,12 +10,22 @@
 //     int o = hitgrid::compare_tangent_crossings(p, q, line, other);  // -1: line first
 //   }
 //
-// The line. With e = b.c - a.c, rho = sb b.r - sa a.r and D = |e|^2 - rho^2, the line's
-// unit normal pointing to its left is n = (rho e + sqrt(D) perp(e)) / |e|^2 (perp(x, y) =
-// (-y, x)), and f(x) = n . (x - a.c) + sa a.r is the signed distance of x from it: a's
-// centre lies at distance a.r on side sa and b's at distance b.r on side sb. It exists
-// when D > 0: two circles apart have four such lines, nested or overlapping circles fewer
-// (D <= 0: tangent_exists is false, and the other functions must not be asked).
+// The line. With ka = sa a.r + grow_a and kb = sb b.r + grow_b (the signed radii: grow_a
+// and grow_b are 0 but for the grown lines below), e = b.c - a.c, rho = kb - ka and
+// D = |e|^2 - rho^2, the line's unit normal pointing to its left is
+// n = (rho e + sqrt(D) perp(e)) / |e|^2 (perp(x, y) = (-y, x)), and f(x) = n . (x - a.c) + ka
+// is the signed distance of x from it: a's centre lies at distance a.r on side sa and b's
+// at distance b.r on side sb. It exists when D > 0: two circles apart have four such
+// lines, nested or overlapping circles fewer (D <= 0: tangent_exists is false, and the
+// other functions must not be asked).
+//
+// Grown lines. A circle of radius r rolling along a line touches it on side s while its
+// centre runs along the line moved by s r to its left: the line tangent to a and b with
+// grow_a = grow_b = -s r. (A rope's stretch ending on a moving circle peg is tangent to
+// it: where the peg's centre may be is such a line; rope/rope.hpp.) Lines tangent to one
+// circle grown and another shrunk (grow_a = -grow_b) are where a circle lies halfway
+// between two parallel lines tangent to a and to b. Each signed radius is then a sum of
+// two floats: never rounded here either.
 //
 // The direction, d = (sqrt(D) e - rho perp(e)) / |e|^2 (n turned a quarter clockwise), runs
 // from a's tangent point to b's, which lie at a.c - sa a.r n and b.c - sb b.r n.
@@ -28,7 +38,8 @@
 // points, which this reduces to for circles of radius 0.
 //
 // Exact for all finite float32 inputs (docs/contracts.md, contract 1): |e|^2 f(x) is
-// A + B sqrt(D) with integer polynomials A and B of degree 3 and 2 in the inputs, and
+// A + B sqrt(D) with integer polynomials A and B of degree 3 and 2 in the inputs (a
+// signed radius, a sum of two of them, is of degree 1), and
 // sign(t1 - t2) is the sign of a number p + q sqrt(D2) with p, q in Z[sqrt(D1)], found by
 // squaring twice (a polynomial of degree 20), on big integers (core/src/big_int.hpp,
 // radical_sign.hpp); the other functions are signs of one or two such roots the same way.
@@ -36,7 +47,7 @@
 // their error (a floating-point filter) decide every sign the bound allows.
 // No time, root or distance is rounded. Lines between two points (both radii 0) go to the
 // floating-point-filtered point predicates (orient2d, dot_sign, compare_crossings) instead,
-// where those answer the same question.
+// where those answer the same question (for lines that are not grown).
 #pragma once
 
 #include "hitgrid/core/shapes.hpp"
@@ -47,14 +58,22 @@ namespace hitgrid {
 /// The line along which a rope runs from circle a to circle b, with a on side sa and b on
 /// side sb of its direction (+1: left, -1: right). `mirrored`: that line's image through
 /// b's centre, directed the other way (where a rope doubled back around b runs: tangent to
-/// b at the opposite point); its f(x) is f(2 b.c - x).
+/// b at the opposite point); its f(x) is f(2 b.c - x). grow_a, grow_b: added to the signed
+/// radii sa a.r and sb b.r (see "Grown lines" above).
 struct TangentLine {
   Circle a;
   int sa = 1;
   Circle b;
   int sb = 1;
   bool mirrored = false;
+  float grow_a = 0.0f;
+  float grow_b = 0.0f;
 };
+
+/// The same line moved by `s` to its left (its own direction's left): grow_a and grow_b
+/// less `s`. Requires a line that is not grown yet (a signed radius is a sum of at most
+/// two floats).
+TangentLine moved_left(TangentLine line, float s);
 
 /// Whether the line exists (D > 0 above): the circles' centres differ and the circles do
 /// not overlap or nest in the way the sides exclude.
@@ -82,12 +101,14 @@ int direction_dot(const TangentLine& line1, const TangentLine& line2);
 /// Requires tangent_exists.
 int crossing_beyond_tangent_point(Vec2 p, Vec2 q, const TangentLine& line);
 
-/// The line's tangent points on a and on b (images through b's centre for a mirrored line),
+/// The line's tangent points on a and on b (images through b's centre for a mirrored line;
+/// for a grown line, where the normals from the centres meet it),
 /// its unit direction and the distance between the tangent points, rounded: for lengths
 /// and pictures, never for a decision. `length` is within 2^-51 of the exact distance
 /// relatively (D is computed exactly, then rounded and its root taken); the direction's
 /// angle within 2^-50 radians; each tangent point within 2^-51 (|centre| + radius) of the
-/// exact one. Requires tangent_exists.
+/// exact one; for lines that are not grown (a grown line's signed radii round once more).
+/// Requires tangent_exists.
 struct TangentGeometry {
   double ax, ay, bx, by;  // the tangent points
   double dx, dy;          // the unit direction, from a's tangent point to b's
