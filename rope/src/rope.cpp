@@ -21,11 +21,13 @@
 #include <string>
 
 #include "hitgrid/broadphase/grid_index.hpp"
+#include "hitgrid/core/aabb.hpp"
 #include "hitgrid/core/error.hpp"
 #include "hitgrid/core/intersects.hpp"
 #include "hitgrid/core/line_crossing.hpp"
 #include "hitgrid/core/predicates.hpp"
 #include "hitgrid/core/tangent_crossing.hpp"
+#include "hitgrid/core/within_distance.hpp"
 
 namespace hitgrid {
 namespace {
@@ -130,15 +132,18 @@ std::vector<RopeNode> reversed(std::span<const RopeNode> nodes, Vec2 end) {
   return r;
 }
 
-// y lies on the closed segment s.
-bool on_segment(const Segment& s, Vec2 y) {
-  return orient2d(s.a, s.b, y) == 0 && std::min(s.a.x, s.b.x) <= y.x && y.x <= std::max(s.a.x, s.b.x) &&
-         std::min(s.a.y, s.b.y) <= y.y && y.y <= std::max(s.a.y, s.b.y);
-}
-
 Box bounds_of(Vec2 a, Vec2 b, Vec2 c) {
   return {{std::min({a.x, b.x, c.x}), std::min({a.y, b.y, c.y})},
           {std::max({a.x, b.x, c.x}), std::max({a.y, b.y, c.y})}};
+}
+
+// The same line run the other way: every signed radius negated (TangentLine).
+TangentLine reversed_line(const TangentLine& l) { return {l.b, -l.sb, l.a, -l.sa, false, -l.grow_b, -l.grow_a}; }
+
+// A box grown by r on every side, rounded outwards (core/aabb.hpp).
+Box grown_box(const Box& b, float r) {
+  const Aabb g = grown(Aabb{b.min, b.max}, r);
+  return {g.min, g.max};
 }
 
 // The bounds of a circle and two points, rounded outwards (c - r and c + r are rounded).
@@ -171,16 +176,22 @@ Box bounds_of(const Circle& c, Vec2 p, Vec2 q) {
 // the others.
 enum class PegLine { straight, beyond_cr, beyond_cl };
 
-TangentLine peg_line(PegLine k, const Circle& cl, int sl, const Circle& cr, int sr) {
+//
+// A moving circle peg (radius rm, on side sm) is its centre, a point, with every other
+// circle's signed radius less sm rm (docs/rope.md, "Moving circle pegs"): each stretch is
+// the stretch to the centre moved by sm rm. On a doubled-back line the stretch out runs the
+// other way, so there cr's signed radius (as seen along u) gains sm rm: the line where the
+// centre lies halfway between the stretch in and the stretch out. `smr`: sm rm.
+TangentLine peg_line(PegLine k, const Circle& cl, int sl, const Circle& cr, int sr, float smr) {
   switch (k) {
     case PegLine::straight:
-      return {cl, sl, cr, sr};
+      return {cl, sl, cr, sr, false, -smr, -smr};
     case PegLine::beyond_cr:
-      return {cl, sl, cr, -sr};
+      return {cl, sl, cr, -sr, false, -smr, smr};
     case PegLine::beyond_cl:
       break;
   }
-  return {cr, -sr, cl, sl};
+  return {cr, -sr, cl, sl, false, smr, -smr};
 }
 
 // Whether the path from p to q crosses the peg line `l` of kind k, in its part above, at a
@@ -201,8 +212,7 @@ bool peg_winds_on(Vec2 p, Vec2 q, const TangentLine& l, PegLine k, int side, int
   const bool straight = k == PegLine::straight;
   const int beyond_b = crossing_beyond_tangent_point(p, q, l);
   if (straight) {
-    const TangentLine back{l.b, -l.sb, l.a, -l.sa};  // the same line, the other way
-    if (beyond_b >= 0 || crossing_beyond_tangent_point(p, q, back) >= 0) return false;
+    if (beyond_b >= 0 || crossing_beyond_tangent_point(p, q, reversed_line(l)) >= 0) return false;
   } else if (beyond_b <= 0) {
     return false;
   }
@@ -430,20 +440,47 @@ bool path_meets_stretch(Vec2 from, Vec2 to, const TangentLine& l) {
   if (s1 == 0 && s2 == 0)
     return !(along(l, l.a.c, from) < 0 && along(l, l.a.c, to) < 0) &&
            !(along(l, l.b.c, from) > 0 && along(l, l.b.c, to) > 0);
-  const TangentLine back{l.b, -l.sb, l.a, -l.sa};  // the same line, the other way
-  return crossing_beyond_tangent_point(from, to, l) <= 0 && crossing_beyond_tangent_point(from, to, back) <= 0;
+  return crossing_beyond_tangent_point(from, to, l) <= 0 &&
+         crossing_beyond_tangent_point(from, to, reversed_line(l)) <= 0;
 }
+
+// A disc of radius r (> 0) whose centre moves from `from` to `to` and the stretch of `l`
+// between its tangent points, when the disc stays clear of the circles at the stretch's
+// ends (move_peg has refused a path that touches a peg or a rope end). The points within r
+// of the stretch are then, as far as the disc can reach them, the band between l moved by
+// r to either side, between the tangent points. enters(side): the centre comes into the
+// band through its edge on `side` (from that side or from on it, to within the band's
+// span, not sliding along it); touches: the disc shares a point with the stretch anywhere
+// on its path.
+struct DiscPath {
+  Vec2 from, to;
+  float r;
+  const TangentLine& l;
+
+  TangentLine edge(int side) const { return moved_left(l, static_cast<float>(side) * r); }
+  bool within_span(Vec2 x) const { return along(l, l.a.c, x) >= 0 && along(l, l.b.c, x) <= 0; }
+  bool enters(int side) const {
+    const TangentLine e = edge(side);
+    const int s0 = side_of(e, from);
+    if (s0 == side) return path_meets_stretch(from, to, e);
+    return s0 == 0 && side_of(e, to) == -side && within_span(from);
+  }
+  bool touches() const {
+    const TangentLine up = edge(1), down = edge(-1);
+    if (path_meets_stretch(from, to, up) || path_meets_stretch(from, to, down)) return true;
+    return side_of(up, from) < 0 && side_of(down, from) > 0 && within_span(from);  // inside all along
+  }
+};
 }  // namespace
 
-// The pegs touching `box` (moved pegs are points: move_peg refuses circle pegs).
+// The pegs whose bounds touch `box` (a moved circle peg's rounded outwards).
 void Rope::candidates(const Box& box, std::vector<std::uint32_t>& out) const {
   out.clear();
   index_->grid->touching(box, index_->scratch);
   for (ShapeId id : index_->scratch)
     if (!index_->moved[id.index()]) out.push_back(id.index());
   for (std::uint32_t i : index_->moved_list) {
-    const Vec2 p = pegs_[i];
-    if (p.x >= box.min.x && p.x <= box.max.x && p.y >= box.min.y && p.y <= box.max.y) out.push_back(i);
+    if (overlaps(bounds(Circle{pegs_[i], radii_[i]}), Aabb{box.min, box.max})) out.push_back(i);
   }
 }
 
@@ -451,9 +488,14 @@ void Rope::candidates(const Box& box, std::vector<std::uint32_t>& out) const {
 // one is refused (docs/rope.md, "Circle pegs").
 void Rope::refuse_circles_on(Vec2 from, Vec2 to, const char* what) const {
   if (!has_circles_) return;
-  index_->grid->touching(Segment{from, to}, index_->scratch);
-  for (ShapeId id : index_->scratch) {
-    const std::uint32_t i = id.index();
+  const Segment path{from, to};
+  index_->grid->touching(path, index_->scratch);
+  std::vector<std::uint32_t> met;
+  for (ShapeId id : index_->scratch)
+    if (!index_->moved[id.index()]) met.push_back(id.index());
+  for (std::uint32_t i : index_->moved_list)
+    if (intersects(path, Circle{pegs_[i], radii_[i]})) met.push_back(i);
+  for (std::uint32_t i : met) {
     if (radii_[i] == 0.0f) continue;
     const std::string where =
         from == to ? "at " + point_text(from) : "on its path from " + point_text(from) + " to " + point_text(to);
@@ -516,15 +558,26 @@ class Rope::Strand {
     std::uint32_t peg = 0;
   };
 
-  // `moving`: a peg never caught (the moving peg itself), or RopeNode::no_peg.
+  // `moving`: a peg never caught (the moving peg itself), or RopeNode::no_peg. The tip is
+  // a point (the end, a point peg) or a circle peg of radius tip_r on side tip_side of the
+  // rope (seen from this strand's fixed end).
   Strand(const Rope& rope, std::vector<RopeNode>& nodes, Direction first_dir, Direction heading, Vec2 p, Vec2 to,
-         std::uint32_t moving)
-      : rope_(rope), nodes_(nodes), first_dir_(first_dir), heading_(heading), p_(p), to_(to), moving_(moving) {
-    // The heading points at p (the sweep starts there: a candidate's line crossed after
-    // time 0 is on the near side of p, which catchable() asks anyway), unless a peg has
-    // just caught the rope (move_peg): then the sweep starts where the tip crosses the
-    // heading's line. (Not asked of the predicates: p on its own line is their slowest case.)
-    if (!(heading_.p == p_ && heading_.r == 0.0f)) set_window(line_of(pivot(), heading_), false);
+         std::uint32_t moving, float tip_r = 0.0f, int tip_side = 0)
+      : rope_(rope),
+        nodes_(nodes),
+        first_dir_(first_dir),
+        heading_(heading),
+        p_(p),
+        to_(to),
+        moving_(moving),
+        tip_r_(tip_r),
+        tip_side_(tip_side) {
+    // The heading points at the tip at p (the sweep starts there: a candidate's line
+    // crossed after time 0 is on the near side of p, which catchable() asks anyway), unless
+    // a peg has just caught the rope (move_peg): then the sweep starts where the tip crosses
+    // the heading's line. (Not asked of the predicates: p on its own line is their slowest
+    // case.)
+    if (!(heading_.p == p_ && heading_.r == tip_r_)) set_window(line_to(pivot(), heading_), false);
     begin_sweep();
   }
 
@@ -564,8 +617,10 @@ class Rope::Strand {
         nodes_.push_back({rope_.pegs_[e.peg], e.peg, sigma_, 0});
         heading_ = {c.c(), -1, c.circle.r, c.side};  // back along the line it was caught on
         set_window(e.line, true);
-        if (rope_.radii_[e.peg] > 0.0f) {
-          begin_sweep();  // a circle's arc may reach past the bounds asked so far
+        if (rope_.radii_[e.peg] > 0.0f || tip_r_ > 0.0f) {
+          // A circle's arc may reach past the bounds asked so far; past a circle tip the
+          // rope from the new node is not inside the region swept (as it is between points).
+          begin_sweep();
         } else if (c.point()) {
           // Between points the rest of the sweep lies in the triangle (peg, where the tip
           // is, `to`), inside the region swept so far: its candidates are enough.
@@ -588,9 +643,25 @@ class Rope::Strand {
  private:
   Pivot pivot() const { return pivot_of(rope_.radii_, nodes_.back()); }
   Circle peg_circle(std::uint32_t i) const { return {rope_.pegs_[i], rope_.radii_[i]}; }
+
+  // Every line the strand looks at is one the tip crosses, as the tip's centre sees it:
+  // around a circle tip, where its centre runs while the tip touches the line, the line
+  // moved by tip_side_ tip_r_ to the left of the direction pivot -> tip. `toward`: +1 when
+  // the line runs that way, -1 when it runs back towards the pivot.
+  TangentLine seen(const TangentLine& l, int toward) const {
+    return tip_r_ == 0.0f ? l : moved_left(l, static_cast<float>(toward * tip_side_) * tip_r_);
+  }
+  // The line from c along d (line_of), which runs d.sign times the way d points.
+  TangentLine line_to(const Pivot& c, const Direction& d) const { return seen(line_of(c, d), d.sign); }
+  // Where the rope doubles back along d's line (mirrored_line_of), running against d.
+  TangentLine doubled_back_to(const Pivot& c, const Direction& d) const {
+    return seen(mirrored_line_of(c, d), -d.sign);
+  }
   // The line along which the rope from c touches peg i, the peg on the side the sweep turns
   // to (a catch makes it a node on that side).
-  TangentLine catch_line(const Pivot& c, std::uint32_t i) const { return {c.circle, c.side, peg_circle(i), sigma_}; }
+  TangentLine catch_line(const Pivot& c, std::uint32_t i) const {
+    return seen({c.circle, c.side, peg_circle(i), sigma_}, 1);
+  }
 
   void set_window(const TangentLine& line, bool closed) {
     window_ = line;
@@ -603,13 +674,14 @@ class Rope::Strand {
   void begin_sweep() {
     cand_.clear();
     const Pivot c = pivot();
-    sigma_ = cross_dir(c, heading_, to_);
+    sigma_ = heading_.sign * side_of(line_to(c, heading_), to_);
     if (sigma_ == 0) return;  // the tip moves along the pivot's line: nothing turns
-    if (c.point()) {
-      rope_.candidates(bounds_of(c.circle, p_, to_), cand_);
+    const Box bounds = grown_box(bounds_of(c.circle, p_, to_), tip_r_);
+    if (c.point() && tip_r_ == 0.0f) {
+      rope_.candidates(bounds, cand_);
       std::erase_if(cand_, [&](std::uint32_t i) { return !catchable(i); });
     } else {
-      rope_.candidates(bounds_of(c.circle, p_, to_), in_bounds_);  // kept for a catch from the circle
+      rope_.candidates(bounds, in_bounds_);  // kept for a catch from the circle
       in_bounds_of_ = c.c();
       std::copy_if(in_bounds_.begin(), in_bounds_.end(), std::back_inserter(cand_),
                    [&](std::uint32_t i) { return catchable(i); });
@@ -632,7 +704,7 @@ class Rope::Strand {
     // Around a point pivot the tip crosses a point peg's line on the far side of the pivot
     // (the sweep turns less than half a turn), so the peg lies on the rope iff it is on the
     // pivot's side of the path (or on it).
-    if (c.point() && z.r == 0.0f) return orient2d(p_, to_, z.c) * orient2d(p_, to_, c.c()) >= 0;
+    if (c.point() && z.r == 0.0f && tip_r_ == 0.0f) return orient2d(p_, to_, z.c) * orient2d(p_, to_, c.c()) >= 0;
     return crossing_beyond_tangent_point(p_, to_, l) >= 0;
   }
 
@@ -645,7 +717,7 @@ class Rope::Strand {
     const auto before = [&](std::uint32_t i, std::uint32_t j) {
       const Circle a = peg_circle(i), b = peg_circle(j);
       // Around points, both in the swept cone: the smaller angle from the heading first.
-      const int o = c.point() && a.r == 0.0f && b.r == 0.0f
+      const int o = c.point() && a.r == 0.0f && b.r == 0.0f && tip_r_ == 0.0f
                         ? -sigma_ * orient2d(c.c(), a.c, b.c)
                         : compare_tangent_crossings(p_, to_, catch_line(c, i), catch_line(c, j));
       if (o != 0) return o < 0;
@@ -660,8 +732,8 @@ class Rope::Strand {
       // the half the target direction lies in differs from the half-turn count's parity.
       const RopeNode& n = nodes_[last];
       const Direction in = incoming_of(nodes_, rope_.radii_, first_dir_, last);
-      const Direction target =
-          caught ? Direction{rope_.pegs_[*best], 1, rope_.radii_[*best], sigma_} : Direction{to_, 1};
+      const Direction target = caught ? Direction{rope_.pegs_[*best], 1, rope_.radii_[*best], sigma_}
+                                      : Direction{to_, 1, tip_r_, tip_side_};
       if (half_of(c, in, target) != static_cast<int>(n.half_turns % 2)) {
         const bool up = n.side * sigma_ > 0;
         const Kind k = up ? Kind::wind_up : n.half_turns > 0 ? Kind::wind_down : Kind::release;
@@ -669,7 +741,7 @@ class Rope::Strand {
         // rope runs straight on along the line it came in on; odd, it doubles back along
         // that line's image through the node's centre (the same line around a point).
         const std::uint32_t multiple = up ? n.half_turns + 1 : n.half_turns;
-        return {k, multiple % 2 == 0 ? line_of(c, in) : mirrored_line_of(c, in), 0};
+        return {k, multiple % 2 == 0 ? line_to(c, in) : doubled_back_to(c, in), 0};
       }
     }
     if (!caught) return {};
@@ -682,6 +754,8 @@ class Rope::Strand {
   Direction heading_;  // the pivot -> tip direction, seen from the pivot
   Vec2 p_, to_;        // the tip's path
   std::uint32_t moving_;
+  float tip_r_;
+  int tip_side_;
   int sigma_ = 0;  // the sense the pivot -> tip segment turns in: +1 counterclockwise
   TangentLine window_;
   bool has_window_ = false;
@@ -813,7 +887,7 @@ void Rope::move_peg(std::uint32_t peg, Vec2 to) {
   if (peg >= pegs_.size()) throw Error(who + ": no such peg (" + std::to_string(pegs_.size()) + " pegs)");
   require_finite(to, who);
   const Vec2 from = pegs_[peg];
-  if (radii_[peg] > 0.0f) throw Error(who + ": moving a circle peg is not implemented (docs/rope.md, \"Not yet\")");
+  const float r = radii_[peg];  // a circle peg's disc sweeps the path's points within r
   if (from == to) return;
   const Segment path{from, to};
   const std::string path_text = who + ": its path from " + point_text(from) + " to " + point_text(to);
@@ -828,21 +902,22 @@ void Rope::move_peg(std::uint32_t peg, Vec2 to) {
     throw Error(who + " is wrapped " + std::to_string(wraps) +
                 " times by the rope: moving a peg the rope wraps more than once is not supported (docs/rope.md)");
 
-  // Nothing but the rope's segments may lie on the path: not the rope's start or end, not
-  // another peg (not even one at the peg's own place).
-  if (on_segment(path, start())) throw Error(path_text + " passes over the rope's start");
-  if (on_segment(path, end_)) throw Error(path_text + " passes over the rope's end");
+  // Nothing but the rope's segments may lie on the path (of a circle peg: within its radius
+  // of the path): not the rope's start or end, not another peg (not even one at the peg's
+  // own place). (within_distance with r = 0 is intersects.)
+  if (within_distance(path, Circle{start(), 0.0f}, r)) throw Error(path_text + " passes over the rope's start");
+  if (within_distance(path, Circle{end_, 0.0f}, r)) throw Error(path_text + " passes over the rope's end");
   std::vector<std::uint32_t> near;
-  candidates(bounds_of(from, to, to), near);
+  const Box reach = grown_box(bounds_of(from, to, to), r);
+  candidates(reach, near);
   for (std::uint32_t i : near) {
     if (i == peg) continue;
-    if (radii_[i] == 0.0f ? on_segment(path, pegs_[i]) : intersects(path, Circle{pegs_[i], radii_[i]}))
+    if (within_distance(path, Circle{pegs_[i], radii_[i]}, r))
       throw Error(path_text + " passes over peg " + std::to_string(i) + " at " + point_text(pegs_[i]));
   }
 
   // The rope's segments the path meets, but for the two at the peg when it is wrapped.
   // (A float comparison of bounds first: on a long rope most segments are far away.)
-  const Box reach = bounds_of(from, to, to);
   std::vector<std::size_t> met;  // segment s runs from node s - 1 to node s (the end after the last)
   for (std::size_t s = 1; s <= nodes_.size(); ++s) {
     const Circle a = node_circle(s - 1), b = node_circle(s);
@@ -850,9 +925,10 @@ void Rope::move_peg(std::uint32_t peg, Vec2 to) {
         std::max(a.c.y + a.r, b.c.y + b.r) < reach.min.y || std::min(a.c.y - a.r, b.c.y - b.r) > reach.max.y)
       continue;
     if (wraps == 1 && (s == node || s == node + 1)) continue;
-    const bool meets = a.r == 0.0f && b.r == 0.0f
-                           ? intersects(path, Segment{a.c, b.c})
-                           : path_meets_stretch(from, to, {a, node_side(s - 1), b, node_side(s)});
+    const TangentLine stretch{a, node_side(s - 1), b, node_side(s)};
+    const bool meets = r > 0.0f                         ? DiscPath{from, to, r, stretch}.touches()
+                       : a.r == 0.0f && b.r == 0.0f ? intersects(path, Segment{a.c, b.c})
+                                                      : path_meets_stretch(from, to, stretch);
     if (meets) met.push_back(s);
   }
   const auto segment_text = [](std::size_t s) { return "the rope's segment " + std::to_string(s - 1); };
@@ -871,10 +947,20 @@ void Rope::move_peg(std::uint32_t peg, Vec2 to) {
     // turning to the side the peg came from. A peg lying on the rope (left there by a
     // move of the end along its line) catches it on leaving the line, to the side it
     // leaves to; sliding along the line it does not.
+    //
+    // A circle peg catches the stretch when its disc comes into the band of points within
+    // its radius of it through the band's edge on its side; it does not when it only slides
+    // along that edge or leaves it (it merely touched the rope).
     const std::size_t s = met[0];
     const TangentLine uv{node_circle(s - 1), node_side(s - 1), node_circle(s), node_side(s)};
-    const int from_side = side_of(uv, from);
-    const int side = from_side != 0 ? from_side : -side_of(uv, to);
+    int side = 0;
+    if (r > 0.0f) {
+      const DiscPath disc{from, to, r, uv};
+      side = disc.enters(1) ? 1 : disc.enters(-1) ? -1 : 0;
+    } else {
+      const int from_side = side_of(uv, from);
+      side = from_side != 0 ? from_side : -side_of(uv, to);
+    }
     if (side != 0) {
       const std::vector<RopeNode> before = nodes_;
       nodes_.insert(nodes_.begin() + static_cast<std::ptrdiff_t>(s), {from, peg, side, 0});
@@ -917,10 +1003,14 @@ void Rope::move_wrapped(std::size_t i, Vec2 to, const Direction* crossed) {
   // The end may sit on the right strand's first node (never on the peg: it is not on the
   // path), the start on the left strand's.
   const Direction right_first = right.size() >= 2 && right[1].position == end_ ? end_dir_ : Direction{end_, 1};
-  const Direction left_heading = crossed ? crossed[0] : Direction{from, 1};
-  const Direction right_heading = crossed ? crossed[1] : Direction{from, 1};
-  Strand strands[2] = {Strand(*this, left, start_dir_, left_heading, from, to, m.peg),
-                       Strand(*this, right, right_first, right_heading, from, to, m.peg)};
+  // A circle peg is the tip of both strands, on its side of the left one and the other
+  // side of the right one (reversed).
+  const float rm = radii_[m.peg];
+  const Direction left_heading = crossed ? crossed[0] : Direction{from, 1, rm, m.side};
+  const Direction right_heading = crossed ? crossed[1] : Direction{from, 1, rm, -m.side};
+  Strand strands[2] = {Strand(*this, left, start_dir_, left_heading, from, to, m.peg, rm, m.side),
+                       Strand(*this, right, right_first, right_heading, from, to, m.peg, rm, -m.side)};
+  const float smr = static_cast<float>(m.side) * rm;
 
   // At one time: what happens at a boundary (a catch, a winding up to a multiple of pi)
   // comes first, then the peg's own winding, then what happens only strictly past a
@@ -934,7 +1024,8 @@ void Rope::move_wrapped(std::size_t i, Vec2 to, const Direction* crossed) {
   TangentLine last_line;
   int last_rank = -1;
   if (crossed) {
-    last_line = {node_circle(i - 1), nodes_[i - 1].side, node_circle(i + 1), node_side(i + 1)};
+    last_line = peg_line(PegLine::straight, node_circle(i - 1), nodes_[i - 1].side, node_circle(i + 1),
+                         node_side(i + 1), smr);
     last_rank = 1;
   }
   bool released = false;
@@ -961,7 +1052,7 @@ void Rope::move_wrapped(std::size_t i, Vec2 to, const Direction* crossed) {
     }
     const int parity = static_cast<int>(m.half_turns % 2);
     bool straight = false;  // the peg's winding event, if first: on the straight-on line
-    if (kl.r == 0.0f && kr.r == 0.0f) {
+    if (kl.r == 0.0f && kr.r == 0.0f && rm == 0.0f) {
       // Between point neighbours both lines are the line (cl, cr): the peg's winding crosses
       // a multiple of pi when it crosses that line, iff the half at the path's end differs
       // from the parity (the same test as a pivot's). Between cl and cr the rope runs
@@ -972,16 +1063,22 @@ void Rope::move_wrapped(std::size_t i, Vec2 to, const Direction* crossed) {
         straight = orient2d(from, to, kl.c) * orient2d(from, to, kr.c) < 0;
     } else {
       const TangentLine* after = last_rank >= 0 ? &last_line : nullptr;
-      if (nl.peg == nr.peg) {
+      if (nl.peg == nr.peg && nl.peg != RopeNode::no_peg) {
         // One circle on both sides (a strand has just caught the other's pivot): on
         // opposite sides of the rope (equal sides here, right being reversed) the stretch out
         // runs back along the stretch in, so the winding is an odd multiple of pi for as long
         // as they stay; it reaches it at the catch. On one side it is never a multiple.
-        // (Doubled back: `straight` stays false.)
-        if (nl.side == nr.side && parity == 0 && last_rank >= 0) consider(2, 1, last_line);
+        // (Doubled back: `straight` stays false.) Around a moving circle the stretches are
+        // two common tangents of it and the other circle, parallel only when the other
+        // circle, less the peg's radius, is a point on both (the same radius, the rope
+        // turning the peg's way at it): (sl + sr) rl = 2 sm rm, sr = -nr.side.
+        const bool doubled_back =
+            rm == 0.0f ? nl.side == nr.side : nl.side == m.side && nr.side == -m.side && kl.r == rm;
+        if (doubled_back && parity == 0 && last_rank >= 0) consider(2, 1, last_line);
       } else {
         for (const PegLine k : {PegLine::straight, PegLine::beyond_cr, PegLine::beyond_cl}) {
-          const TangentLine l = peg_line(k, kl, nl.side, kr, -nr.side);  // (right is reversed: its sides flipped)
+          // (right is reversed: its sides flipped)
+          const TangentLine l = peg_line(k, kl, nl.side, kr, -nr.side, smr);
           if (peg_winds_on(from, to, l, k, m.side, parity, after, last_rank) && consider(2, 1, l))
             straight = k == PegLine::straight;
         }

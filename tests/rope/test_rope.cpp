@@ -42,6 +42,13 @@ std::vector<Wrap> wraps(const Rope& rope) {
   return out;
 }
 
+bool same_rope(const Rope& a, const Rope& b) {
+  if (wraps(a) != wraps(b) || a.points() != b.points()) return false;
+  for (std::uint32_t i = 0; i < a.peg_count(); ++i)
+    if (!(a.peg(i) == b.peg(i))) return false;
+  return true;
+}
+
 // The rope as the circles it runs around: the start, every node (its peg's circle, radius
 // 0 for a point) with its side, and the end.
 struct Knot {
@@ -615,7 +622,11 @@ TEST_CASE("rope circle pegs: refused input leaves the rope as it was", "[rope][c
                     Catch::Contains("rope end on its path from (10, 0) to (-10, 0) meets peg 0"));
   CHECK_THROWS_WITH(rope.move_end({0, -1}), Catch::Contains("meets peg 0"));  // touching counts
   CHECK_THROWS_WITH(rope.move_start({10, 0}), Catch::Contains("rope start on its path"));
-  CHECK_THROWS_WITH(rope.move_peg(0, {0, 0.5f}), Catch::Contains("peg 0: moving a circle peg is not implemented"));
+  // A circle peg's disc may not touch another peg or a rope end on its way.
+  CHECK_THROWS_WITH(rope.move_peg(0, {4.5f, 4.5f}), Catch::Contains("peg 0: its path") &&
+                                                        Catch::Contains("passes over peg 1 at (5, 5)"));
+  CHECK_THROWS_WITH(rope.move_peg(0, {9.5f, 0}), Catch::Contains("passes over the rope's end"));
+  CHECK_THROWS_WITH(rope.move_peg(0, {9, 0}), Catch::Contains("passes over the rope's end"));  // touching counts
   CHECK_THROWS_WITH(rope.move_peg(1, {0, 0.5f}), Catch::Contains("passes over peg 0"));
   CHECK(wraps(rope) == wraps(before));
   CHECK(rope.end() == before.end());
@@ -670,6 +681,121 @@ TEST_CASE("rope circle pegs: a point peg moving next to a circle on the rope", "
   s.move_peg(1, {5, -6});
   CHECK(wraps(s) == std::vector<Wrap>{{0, -1, 0}, {2, 1, 0}});
   check_sides(s);
+}
+
+// The length of a rope from (-d, 0) to (d, 0) over a circle of radius r at (0, h), h < r:
+// two tangents and the arc between them.
+double over_raised(double d, double h, double r) {
+  const double c = std::hypot(d, h), turn = std::atan2(h, d) + std::asin(r / c);
+  return 2 * std::sqrt(c * c - r * r) + 2 * r * turn;
+}
+
+TEST_CASE("rope circle pegs: a circle peg pushed through the rope catches it, and lets go when pulled back",
+          "[rope][circle]") {
+  // Circle 0 (radius 1) below the straight rope from (-10, 0) to (10, 0), point peg 1 above.
+  Rope rope({-10, 0}, std::vector<Vec2>{{0, -3}, {-5, 1.5f}}, std::vector<float>{1.0f, 0.0f});
+  rope.move_end({10, 0});
+  REQUIRE(wraps(rope).empty());
+  // Up to (0, 1): its disc meets the rope when its centre reaches y = -1 and carries it up,
+  // the rope over its top (the circle on the rope's right); peg 1 stays above the stretch
+  // (it passes at y = 1 there).
+  rope.move_peg(0, {0, 1});
+  CHECK(wraps(rope) == std::vector<Wrap>{{0, -1, 0}});
+  check_sides(rope);
+  check_no_peg_inside(rope, rope.end());
+  CHECK(std::fabs(rope.length() - over_raised(10, 1, 1)) < 1e-12);
+  // On up to (0, 3): the stretch from the start sweeps over peg 1 (at y = 2.04 there in the
+  // end), which the rope catches turning left.
+  rope.move_peg(0, {0, 3});
+  CHECK(wraps(rope) == std::vector<Wrap>{{1, 1, 0}, {0, -1, 0}});
+  check_sides(rope);
+  check_no_peg_inside(rope, rope.end());
+  // Carried sideways, and back: the same rope.
+  const Rope at_top = rope;
+  rope.move_peg(0, {-2, 3});
+  CHECK(wraps(rope) == std::vector<Wrap>{{1, 1, 0}, {0, -1, 0}});
+  check_sides(rope);
+  rope.move_peg(0, {0, 3});
+  CHECK(same_rope(rope, at_top));
+  // Far to the right the rope from peg 1 to the circle would turn right at peg 1: let go.
+  rope.move_peg(0, {6, 3});
+  CHECK(wraps(rope) == std::vector<Wrap>{{0, -1, 0}});
+  check_sides(rope);
+  rope.move_peg(0, {0, 3});
+  CHECK(same_rope(rope, at_top));
+  // Pulled back down: peg 1 let go, then the circle, the rope straight again.
+  rope.move_peg(0, {0, -3});
+  CHECK(wraps(rope).empty());
+  CHECK(rope.length() == 20.0);
+  CHECK(rope.peg(0) == Vec2{0, -3});
+}
+
+TEST_CASE("rope circle pegs: a circle peg that stops touching the rope has caught it; one ulp short, not",
+          "[rope][circle]") {
+  for (const float s : {1.0f, -1.0f}) {
+    INFO("from side " << s);
+    Rope rope({-10, 0}, std::vector<Vec2>{{0, -3 * s}}, std::vector<float>{1.0f});
+    rope.move_end({10, 0});
+    Rope short_of = rope;
+    short_of.move_peg(0, {0, std::nextafter(-s, -2 * s)});
+    CHECK(wraps(short_of).empty());
+    rope.move_peg(0, {0, -s});  // its disc touches the rope at the origin: caught, not bent
+    CHECK(wraps(rope) == std::vector<Wrap>{{0, s > 0 ? -1 : 1, 0}});
+    check_sides(rope);
+    CHECK(rope.length() == 20.0);
+    rope.move_peg(0, {3, -s});  // along the rope: still touching it, still caught
+    CHECK(wraps(rope) == std::vector<Wrap>{{0, s > 0 ? -1 : 1, 0}});
+    rope.move_peg(0, {3, -2 * s});  // away from it: let go
+    CHECK(wraps(rope).empty());
+    rope.move_peg(0, {3, -s});  // back to touching: caught again
+    CHECK(wraps(rope) == std::vector<Wrap>{{0, s > 0 ? -1 : 1, 0}});
+  }
+}
+
+TEST_CASE("rope circle pegs: a wrapped circle peg winds the rope round the end and back", "[rope][circle]") {
+  // The circle caught from below, then carried round the rope's end (10, 0) anticlockwise:
+  // the rope over it runs back to the end, a half turn and more round the circle.
+  Rope rope({-10, 0}, std::vector<Vec2>{{0, -3}}, std::vector<float>{1.0f});
+  rope.move_end({10, 0});
+  rope.move_peg(0, {0, 2});
+  REQUIRE(wraps(rope) == std::vector<Wrap>{{0, -1, 0}});
+  const std::vector<Vec2> loop = {{15, 3}, {15, -3}, {5, -3}};
+  for (Vec2 p : loop) {
+    rope.move_peg(0, p);
+    check_sides(rope);
+    check_no_peg_inside(rope, rope.end());
+  }
+  // Below the rope's line, past the end: wound a half turn.
+  CHECK(wraps(rope) == std::vector<Wrap>{{0, -1, 1}});
+  // And back the same way: unwound, then let go when pulled down through the line.
+  for (auto it = loop.rbegin() + 1; it != loop.rend(); ++it) rope.move_peg(0, *it);
+  rope.move_peg(0, {0, 2});
+  CHECK(wraps(rope) == std::vector<Wrap>{{0, -1, 0}});
+  rope.move_peg(0, {0, -3});
+  CHECK(wraps(rope).empty());
+}
+
+TEST_CASE("rope circle pegs: refused circle peg moves leave the rope as it was", "[rope][circle]") {
+  // The rope caught by circle 0 at (0, 2); circle 2 and point peg 1 elsewhere.
+  Rope rope({-10, 0}, std::vector<Vec2>{{0, -3}, {0, 8}, {-6, -6}}, std::vector<float>{1.0f, 0.0f, 2.0f});
+  rope.move_end({10, 0});
+  rope.move_peg(0, {0, 2});
+  REQUIRE(wraps(rope) == std::vector<Wrap>{{0, -1, 0}});
+  const Rope before = rope;
+  CHECK_THROWS_WITH(rope.move_peg(0, {0, 7.5f}), Catch::Contains("passes over peg 1 at (0, 8)"));
+  CHECK_THROWS_WITH(rope.move_peg(0, {0, 7}), Catch::Contains("passes over peg 1"));  // touching counts
+  CHECK_THROWS_WITH(rope.move_peg(0, {-6, -3}), Catch::Contains("passes over peg 2"));  // 3 apart: touching
+  CHECK_THROWS_WITH(rope.move_peg(0, {-10, 0.5f}), Catch::Contains("passes over the rope's start"));
+  REQUIRE(same_rope(rope, before));
+  // A free circle meeting the rope at two places.
+  Rope r2({-10, 0}, std::vector<Vec2>{{20, 20}, {0, 5}, {-14, -2}}, std::vector<float>{1.0f, 0.0f, 1.0f});
+  r2.move_end({10, 0});
+  r2.move_peg(1, {0, -5});  // the rope round point peg 1: a V down to (0, -5)
+  REQUIRE(wraps(r2) == std::vector<Wrap>{{1, 1, 0}});
+  const Rope v = r2;
+  CHECK_THROWS_WITH(r2.move_peg(2, {14, -2}),
+                    Catch::Contains("meets the rope's segment 0 and the rope's segment 1"));
+  CHECK(same_rope(r2, v));
 }
 
 TEST_CASE("rope circle pegs: point pegs move among them", "[rope][circle]") {
@@ -800,7 +926,7 @@ void check_properties(const Field& f) {
 // the move back. Half the moves are of pegs the rope wraps. Returns how many were
 // accepted and how many of those changed which pegs the rope wraps.
 struct PegMoveCounts {
-  int accepted = 0, refused = 0, rewrapped = 0, next_to_circle = 0;
+  int accepted = 0, refused = 0, rewrapped = 0, next_to_circle = 0, circles = 0, circles_rewrapped = 0;
 };
 
 // Whether peg k is a node of the rope with a circle peg next to it.
@@ -814,20 +940,20 @@ bool next_to_circle(const Rope& rope, std::uint32_t k) {
   return false;
 }
 
-bool same_rope(const Rope& a, const Rope& b) {
-  if (wraps(a) != wraps(b) || a.points() != b.points()) return false;
-  for (std::uint32_t i = 0; i < a.peg_count(); ++i)
-    if (!(a.peg(i) == b.peg(i))) return false;
-  return true;
-}
-
 PegMoveCounts check_peg_moves(const Field& f, std::uint64_t seed, double reach, double path_step) {
   SplitMix64 rng(seed);
   Rope rope(f.start, f.pegs, f.radii);
   PegMoveCounts counts;
   for (Vec2 to : f.path) {
     const Vec2 end_from = rope.end();
-    rope.move_end(to);
+    try {
+      rope.move_end(to);
+    } catch (const Error&) {
+      // (The path was drawn clear of the circle pegs where they started; one may have moved
+      // onto it.)
+      REQUIRE(rope.end() == end_from);
+      continue;
+    }
     for (int m = 0; m < 2; ++m) {
       const std::size_t wrapped = rope.nodes().size() - 1;
       const std::uint32_t peg =
@@ -852,6 +978,10 @@ PegMoveCounts check_peg_moves(const Field& f, std::uint64_t seed, double reach, 
       for (const Wrap& w : wraps(before)) pegs_before.push_back(w.peg);
       for (const Wrap& w : wraps(rope)) pegs_after.push_back(w.peg);
       if (pegs_before != pegs_after) ++counts.rewrapped;
+      if (rope.peg_radius(peg) > 0.0f) {
+        ++counts.circles;
+        if (pegs_before != pegs_after) ++counts.circles_rewrapped;
+      }
       if (next_to_circle(before, peg) || next_to_circle(rope, peg)) ++counts.next_to_circle;
       check_sides(rope);
       check_no_peg_inside(rope, end_from);
@@ -1055,8 +1185,7 @@ TEST_CASE("rope circle pegs: length within its stated bound", "[rope][circle]") 
 }
 
 TEST_CASE("rope peg moves among circle pegs: invariants, cut into ten, undone by the move back", "[rope][circle]") {
-  // Point pegs move, among circles and next to them on the rope; circle pegs are refused
-  // with the rope unchanged (checked by check_peg_moves).
+  // Point pegs and circle pegs move, among circles and next to them on the rope.
   PegMoveCounts total;
   for (std::uint64_t seed = 101; seed <= 104; ++seed) {
     INFO("seed " << seed);
@@ -1067,13 +1196,21 @@ TEST_CASE("rope peg moves among circle pegs: invariants, cut into ten, undone by
       total.refused += n.refused;
       total.rewrapped += n.rewrapped;
       total.next_to_circle += n.next_to_circle;
+      total.circles += n.circles;
+      total.circles_rewrapped += n.circles_rewrapped;
     }
   }
   INFO("accepted " << total.accepted << " refused " << total.refused << " rewrapped " << total.rewrapped
-                   << " next to a circle " << total.next_to_circle);
+                   << " next to a circle " << total.next_to_circle << " circles " << total.circles
+                   << " circles rewrapped " << total.circles_rewrapped);
   CHECK(total.accepted > 100);
   CHECK(total.rewrapped > 10);
   CHECK(total.next_to_circle > 10);
+  CHECK(total.circles > 20);
+  CHECK(total.circles_rewrapped > 5);
+  WARN("accepted " << total.accepted << " refused " << total.refused << " rewrapped " << total.rewrapped
+                   << " next to a circle " << total.next_to_circle << " circles " << total.circles
+                   << " circles rewrapped " << total.circles_rewrapped);
 }
 
 }  // namespace
