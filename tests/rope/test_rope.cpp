@@ -203,25 +203,31 @@ void check_no_peg_inside(const Rope& rope, Vec2 from) {
 // triangle (pivot, end before, end after); around circles, a peg is met when the end
 // crosses the line along which the rope from the pivot would touch it, past the point
 // where it would, computed in GMP floats from the definition.
-void check_nothing_skipped(const Rope& before, const Rope& after) {
-  if (before.nodes().size() != after.nodes().size()) return;
-  for (std::size_t i = 0; i < before.nodes().size(); ++i)
-    if (before.nodes()[i].peg != after.nodes()[i].peg) return;
-  const std::vector<Knot> k = knots_of(before);
-  const Knot pivot = k[k.size() - 2];
-  const Vec2 c = pivot.circle.c, p = before.end(), q = after.end();
+//
+// The same for a stretch whose tip is a circle peg moving from p to q (radius tip_r, on
+// side tip_side of the stretch): its centre runs along lines moved by the radius
+// (core/tangent_crossing.hpp, "Grown lines"). `stretch`: the stretch at the start, from
+// the pivot to the tip.
+void check_sweep_meets_no_peg(const Rope& before, const Knot& pivot, const TangentLine& stretch, Vec2 p, Vec2 q,
+                              float tip_r, int tip_side, std::uint32_t moving) {
+  const Vec2 c = pivot.circle.c;
   if (p == c) return;
+  const auto grown = [&](TangentLine l) {
+    l.grow_a = l.grow_b = -static_cast<float>(tip_side) * tip_r;
+    return l;
+  };
   int sigma = 0;
-  if (pivot.circle.r == 0.0f)
+  if (pivot.circle.r == 0.0f && tip_r == 0.0f)
     sigma = reference::orient2d(c, p, q);
   else
-    sigma = reference::sign_of_value(reference::TangentRef(stretch_line(k, k.size() - 2)).f(q));
+    sigma = reference::sign_of_value(reference::TangentRef(grown(stretch)).f(q));
   if (sigma == 0) return;
   for (std::uint32_t j = 0; j < before.peg_count(); ++j) {
+    if (j == moving) continue;
     const Vec2 y = before.peg(j);
     const float r = before.peg_radius(j);
     INFO("peg " << j << " in the swept region of a move that caught nothing");
-    if (pivot.circle.r == 0.0f && r == 0.0f) {
+    if (pivot.circle.r == 0.0f && r == 0.0f && tip_r == 0.0f) {
       if (y == c || on_closed_segment(y, c, p)) continue;
       REQUIRE_FALSE(in_closed_triangle(y, c, p, q));
       continue;
@@ -230,8 +236,10 @@ void check_nothing_skipped(const Rope& before, const Rope& after) {
     // (Only pegs reaching into the bounds of the pivot and the path can be met.)
     const float lo_x = std::min({c.x - pivot.circle.r, p.x, q.x}), hi_x = std::max({c.x + pivot.circle.r, p.x, q.x});
     const float lo_y = std::min({c.y - pivot.circle.r, p.y, q.y}), hi_y = std::max({c.y + pivot.circle.r, p.y, q.y});
-    if (y.x + r < lo_x - 1 || y.x - r > hi_x + 1 || y.y + r < lo_y - 1 || y.y - r > hi_y + 1) continue;
-    const TangentLine l{pivot.circle, pivot.side, {y, r}, sigma};
+    if (y.x + r < lo_x - 1 - tip_r || y.x - r > hi_x + 1 + tip_r || y.y + r < lo_y - 1 - tip_r ||
+        y.y - r > hi_y + 1 + tip_r)
+      continue;
+    const TangentLine l = grown({pivot.circle, pivot.side, {y, r}, sigma});
     const reference::TangentRef ref(l);
     const mpf_class fp = ref.f(p), fq = ref.f(q);
     if (reference::sign_of_value(fp) != -sigma || sigma * reference::sign_of_value(fq) < 0) continue;
@@ -239,6 +247,34 @@ void check_nothing_skipped(const Rope& before, const Rope& after) {
     using reference::wide;
     const mpf_class x = wide(p.x) + t * (wide(q.x) - wide(p.x)), yy = wide(p.y) + t * (wide(q.y) - wide(p.y));
     REQUIRE(reference::sign_of_value(ref.dx() * (x - ref.tx) + ref.dy() * (yy - ref.ty)) < 0);
+  }
+}
+
+void check_nothing_skipped(const Rope& before, const Rope& after) {
+  if (wraps(before).size() != wraps(after).size()) return;
+  for (std::size_t i = 0; i < before.nodes().size(); ++i)
+    if (before.nodes()[i].peg != after.nodes()[i].peg) return;
+  const std::vector<Knot> k = knots_of(before);
+  check_sweep_meets_no_peg(before, k[k.size() - 2], stretch_line(k, k.size() - 2), before.end(), after.end(), 0.0f,
+                           0, RopeNode::no_peg);
+}
+
+// A peg move that changed no node: neither stretch at the peg (when wrapped) met a peg.
+void check_peg_move_skipped_nothing(const Rope& before, const Rope& after, std::uint32_t peg) {
+  if (wraps(before).size() != wraps(after).size()) return;
+  for (std::size_t i = 0; i < before.nodes().size(); ++i)
+    if (before.nodes()[i].peg != after.nodes()[i].peg) return;
+  const std::vector<Knot> k = knots_of(before);
+  for (std::size_t i = 1; i + 1 < k.size(); ++i) {
+    if (before.nodes()[i].peg != peg) continue;
+    const Vec2 p = before.peg(peg), q = after.peg(peg);
+    const float r = before.peg_radius(peg);
+    // From the node before (the rope's way), and from the node after (the other way: every
+    // side flipped).
+    check_sweep_meets_no_peg(before, k[i - 1], stretch_line(k, i - 1), p, q, r, k[i].side, peg);
+    const Knot after_node{k[i + 1].circle, -k[i + 1].side};
+    const TangentLine back{after_node.circle, after_node.side, k[i].circle, -k[i].side};
+    check_sweep_meets_no_peg(before, after_node, back, p, q, r, -k[i].side, peg);
   }
 }
 
@@ -940,10 +976,18 @@ bool next_to_circle(const Rope& rope, std::uint32_t k) {
   return false;
 }
 
-PegMoveCounts check_peg_moves(const Field& f, std::uint64_t seed, double reach, double path_step) {
+// `circles`: move circle pegs only (a wrapped one when there is one, every other move).
+PegMoveCounts check_peg_moves(const Field& f, std::uint64_t seed, double reach, double path_step,
+                              bool circles = false) {
   SplitMix64 rng(seed);
   Rope rope(f.start, f.pegs, f.radii);
   PegMoveCounts counts;
+  std::vector<std::uint32_t> circle_pegs;
+  for (std::uint32_t i = 0; i < rope.peg_count(); ++i)
+    if (rope.peg_radius(i) > 0.0f) circle_pegs.push_back(i);
+  const auto pick = [&](const std::vector<std::uint32_t>& from) {
+    return from[static_cast<std::size_t>(rng.u() * static_cast<double>(from.size()))];
+  };
   for (Vec2 to : f.path) {
     const Vec2 end_from = rope.end();
     try {
@@ -955,10 +999,12 @@ PegMoveCounts check_peg_moves(const Field& f, std::uint64_t seed, double reach, 
       continue;
     }
     for (int m = 0; m < 2; ++m) {
-      const std::size_t wrapped = rope.nodes().size() - 1;
-      const std::uint32_t peg =
-          m == 0 && wrapped > 0 ? rope.nodes()[1 + static_cast<std::size_t>(rng.u() * static_cast<double>(wrapped))].peg
-                                : static_cast<std::uint32_t>(rng.u() * static_cast<double>(rope.peg_count()));
+      std::vector<std::uint32_t> wrapped;
+      for (std::size_t i = 1; i < rope.nodes().size(); ++i)
+        if (!circles || rope.peg_radius(rope.nodes()[i].peg) > 0.0f) wrapped.push_back(rope.nodes()[i].peg);
+      const std::uint32_t peg = m == 0 && !wrapped.empty() ? pick(wrapped)
+                                : circles ? pick(circle_pegs)
+                                          : static_cast<std::uint32_t>(rng.u() * static_cast<double>(rope.peg_count()));
       const Vec2 from = rope.peg(peg);
       const auto step = [&](float v) {
         return static_cast<float>(v + std::round((rng.u() * 2 - 1) * reach / path_step) * path_step);
@@ -985,6 +1031,7 @@ PegMoveCounts check_peg_moves(const Field& f, std::uint64_t seed, double reach, 
       if (next_to_circle(before, peg) || next_to_circle(rope, peg)) ++counts.next_to_circle;
       check_sides(rope);
       check_no_peg_inside(rope, end_from);
+      check_peg_move_skipped_nothing(before, rope, peg);
 
       Rope fine = before;
       for (int k = 1; k <= 10; ++k) {
@@ -1208,9 +1255,36 @@ TEST_CASE("rope peg moves among circle pegs: invariants, cut into ten, undone by
   CHECK(total.next_to_circle > 10);
   CHECK(total.circles > 20);
   CHECK(total.circles_rewrapped > 5);
-  WARN("accepted " << total.accepted << " refused " << total.refused << " rewrapped " << total.rewrapped
-                   << " next to a circle " << total.next_to_circle << " circles " << total.circles
-                   << " circles rewrapped " << total.circles_rewrapped);
+}
+
+TEST_CASE("rope circle peg moves: invariants, cut into ten, undone by the move back", "[rope][circle]") {
+  // Circle pegs only, wrapped ones half the time: among circles and points, near 1e6 (where
+  // the float grid is 1/16), and on a lattice full of tangencies and collinear pegs.
+  PegMoveCounts total;
+  for (std::uint64_t seed = 111; seed <= 116; ++seed) {
+    INFO("seed " << seed);
+    for (const PegMoveCounts& n :
+         {check_peg_moves(random_circle_field(seed, 0.0, 100.0, 0.25, 0.625, 50, 60, 40, false), seed, 10.0, 0.625,
+                          true),
+          check_peg_moves(random_circle_field(seed, 1e6, 60.0, 0.0625, 0.625, 40, 40, 40, false), seed, 6.0, 0.625,
+                          true),
+          check_peg_moves(random_circle_field(seed, 0.0, 24.0, 1.0, 1.25, 40, 80, 40, true), seed, 2.5, 1.25,
+                          true)}) {
+      total.accepted += n.accepted;
+      total.refused += n.refused;
+      total.circles_rewrapped += n.circles_rewrapped;
+      total.next_to_circle += n.next_to_circle;
+      total.circles += n.circles;
+    }
+  }
+  INFO("accepted " << total.accepted << " refused " << total.refused << " rewrapped " << total.circles_rewrapped
+                   << " next to a circle " << total.next_to_circle);
+  CHECK(total.circles == total.accepted);
+  CHECK(total.accepted > 300);
+  CHECK(total.circles_rewrapped > 50);
+  CHECK(total.next_to_circle > 20);
+  WARN("accepted " << total.accepted << " refused " << total.refused << " rewrapped " << total.circles_rewrapped
+                   << " next to a circle " << total.next_to_circle);
 }
 
 }  // namespace
