@@ -385,7 +385,7 @@ hitgrid_status hitgrid_world_release_memory(hitgrid_world* world);
  * A point that is not finite (NaN, infinity) is refused with HITGRID_ERROR and a message
  * naming it ("rope end: not a finite point (nan, 1)", "peg 3: ...", "path point 7: ...");
  * so is a peg index that names no peg, a peg move the rope refuses (docs/rope.md,
- * "Moving pegs": among them moving a circle peg or a peg next to one on the rope), circle
+ * "Moving pegs": a path over another peg or a rope end, among others), circle
  * pegs that touch another peg, and an end whose path meets a circle peg. A refused call
  * leaves the rope as it was
  * (hitgrid_rope_move_end_path checks every point before it moves); the one exception is

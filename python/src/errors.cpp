@@ -43,8 +43,8 @@ void bind_errors(py::module_& m) {
                             py::make_tuple(base, py::handle(PyExc_OSError)));
   rope_type = exception_class(m, "RopeError",
                               "A rope call refused (the rope unchanged): a point that is not finite, a peg index "
-                              "that names no peg, moving a wrapped peg or a peg through the rope, a circle peg of "
-                              "positive radius. The message names the point or peg.",
+                              "that names no peg, a peg move the rope refuses, circle pegs that touch another peg. "
+                              "The message names the point or peg.",
                               py::make_tuple(base, py::handle(PyExc_ValueError)));
   py::register_exception_translator([](std::exception_ptr p) {
     try {

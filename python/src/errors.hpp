@@ -8,7 +8,7 @@
 //   hitgrid.IoError               hitgrid::IoError                also an OSError
 //   hitgrid.RopeError             hitgrid::Error from a Rope      also a ValueError
 //                                 (a point that is not finite, no such peg, a peg move
-//                                 not implemented, a circle peg of positive radius)
+//                                 the rope refuses, circle pegs that touch another peg)
 //
 // The message is the library's what(): "circle 3: negative radius -1",
 // "scene.txt:4:7: ...". std::bad_alloc is a MemoryError (pybind11's own translation).

@@ -53,8 +53,9 @@
 // is its peg's centre. A scene gives pegs as follows: a circle is a peg of its radius, a
 // segment its two endpoints, a box its four corners (a taut rope touches a convex polygon
 // only at its corners; it does not collide with edges, and the end may pass through a
-// segment or a box). Circle pegs do not move, nor point pegs next to them on the rope
-// (move_peg refuses).
+// segment or a box). A circle peg moves as a point peg does, its centre along the path,
+// every line it meets moved by its radius (docs/rope.md, "Moving circle pegs"); its disc
+// may not touch another peg or a rope end on the way.
 //
 // Degenerate moves, decided exactly and documented in docs/rope.md: a move along the
 // rope's last segment's own line sweeps nothing; the end passing over a peg wraps it and
@@ -121,11 +122,10 @@ class Rope {
   void move_start(Vec2 to);
   /// Moves a peg along the straight segment to `to`, taking the rope with it (see the
   /// manual above). Throws hitgrid::Error, and changes nothing, for a move the rope
-  /// refuses (docs/rope.md, "Moving pegs"): the path (closed, exact) passes over another
-  /// peg or the rope's start or end; a free peg's path meets the rope at two places; a
-  /// wrapped peg's path meets a segment other than its own two; the rope wraps the peg
-  /// more than once; a circle peg (moving one is not implemented yet). A point peg next to
-  /// a circle peg on the rope moves like any other.
+  /// refuses (docs/rope.md, "Moving pegs"): the path (closed, exact; for a circle peg, the
+  /// points within its radius of it) passes over another peg or the rope's start or end; a
+  /// free peg's path meets the rope at two places; a wrapped peg's path meets a segment
+  /// other than its own two; the rope wraps the peg more than once.
   void move_peg(std::uint32_t peg, Vec2 to);
 
   /// The start, then the wrapped pegs in order. The end is end().
