@@ -6,7 +6,8 @@
 // walk over the same pegs must give the same rope). BM_rope_move_peg: peg moves on the
 // rope that walk leaves (about 3,500 nodes). BM_rope_move_end_circles: the same density
 // and walk among pegs half of which are circles (radius 0.5 to 2), the walk stepping
-// around them (a path into a circle is refused).
+// around them (a path into a circle is refused); BM_rope_move_circle_peg: moves of circle
+// pegs on the rope that walk leaves.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -74,15 +75,17 @@ void BM_rope_move_end(benchmark::State& state) {
   walk(state, hitgrid::Rope(s.start, s.pegs), s.path);
 }
 
-// Peg moves (Rope::move_peg) on the rope the walk leaves: each moves a peg by up to one
-// unit, alternately a peg the rope wraps (the rope split there follows it) and a random peg
+// Peg moves (Rope::move_peg) on a walked rope: each moves a peg by up to one unit,
+// alternately a peg the rope wraps (the rope split there follows it) and a random peg
 // within 20 units of the end (most are clear of the rope; some cross it and catch it).
-void BM_rope_move_peg(benchmark::State& state) {
-  const Setup s = make_setup(state.range(0));
-  hitgrid::Rope walked(s.start, s.pegs);
-  for (hitgrid::Vec2 p : s.path) walked.move_end(p);
+// `circles`: circle pegs only.
+void time_peg_moves(benchmark::State& state, const hitgrid::Rope& walked, bool circles) {
   constexpr int peg_moves = 10'000;
+  const auto eligible = [&](const hitgrid::Rope& rope, std::uint32_t peg) {
+    return !circles || rope.peg_radius(peg) > 0.0f;
+  };
   std::size_t refused = 0, nodes = 0;
+  std::vector<std::uint32_t> wrapped;
   for (auto _ : state) {
     state.PauseTiming();
     hitgrid::Rope rope = walked;
@@ -90,15 +93,22 @@ void BM_rope_move_peg(benchmark::State& state) {
     refused = 0;
     state.ResumeTiming();
     for (int i = 0; i < peg_moves; ++i) {
+      // (Among all pegs, a random node; among circles, a random circle node: a scan.)
+      wrapped.clear();
+      if (i % 2 == 0 && circles)
+        for (std::size_t k = 1; k < rope.nodes().size(); ++k)
+          if (eligible(rope, rope.nodes()[k].peg)) wrapped.push_back(rope.nodes()[k].peg);
       std::uint32_t peg;
-      if (i % 2 == 0 && rope.nodes().size() > 1) {
+      if (i % 2 == 0 && !circles && rope.nodes().size() > 1) {
         peg = rope.nodes()[1 + static_cast<std::size_t>(rng.u() * static_cast<double>(rope.nodes().size() - 1))].peg;
+      } else if (!wrapped.empty()) {
+        peg = wrapped[static_cast<std::size_t>(rng.u() * static_cast<double>(wrapped.size()))];
       } else {
         // The nearest of a few random pegs to the end.
         peg = static_cast<std::uint32_t>(rng.u() * static_cast<double>(rope.peg_count()));
         for (int k = 0; k < 64; ++k) {
           const auto q = static_cast<std::uint32_t>(rng.u() * static_cast<double>(rope.peg_count()));
-          if (std::hypot(rope.peg(q).x - rope.end().x, rope.peg(q).y - rope.end().y) < 20) {
+          if (eligible(rope, q) && std::hypot(rope.peg(q).x - rope.end().x, rope.peg(q).y - rope.end().y) < 20) {
             peg = q;
             break;
           }
@@ -119,6 +129,13 @@ void BM_rope_move_peg(benchmark::State& state) {
       static_cast<double>(peg_moves), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
   state.counters["refused"] = static_cast<double>(refused);
   state.counters["nodes"] = static_cast<double>(nodes);
+}
+
+void BM_rope_move_peg(benchmark::State& state) {
+  const Setup s = make_setup(state.range(0));
+  hitgrid::Rope walked(s.start, s.pegs);
+  for (hitgrid::Vec2 p : s.path) walked.move_end(p);
+  time_peg_moves(state, walked, false);
 }
 
 // One peg per 10 x 10 cell of a square of side sqrt(100 n), jittered by up to 2.5 from the
@@ -182,8 +199,17 @@ void BM_rope_move_end_circles(benchmark::State& state) {
   state.counters["circle_nodes"] = static_cast<double>(circle_nodes);
 }
 
+// Moves of circle pegs on the rope the walk among circles leaves, as BM_rope_move_peg.
+void BM_rope_move_circle_peg(benchmark::State& state) {
+  const CircleSetup s = make_circle_setup(state.range(0));
+  hitgrid::Rope walked(s.start, s.pegs, s.radii);
+  for (hitgrid::Vec2 p : s.path) walked.move_end(p);
+  time_peg_moves(state, walked, true);
+}
+
 }  // namespace
 
+BENCHMARK(BM_rope_move_circle_peg)->Arg(10'000)->Arg(1'000'000)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_rope_move_end_circles)->Arg(10'000)->Arg(1'000'000)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_rope_move_peg)->Arg(10'000)->Arg(1'000'000)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_rope_move_end)->Arg(10'000)->Arg(1'000'000)->Unit(benchmark::kMillisecond)->UseRealTime();

@@ -479,8 +479,12 @@ void Rope::candidates(const Box& box, std::vector<std::uint32_t>& out) const {
   index_->grid->touching(box, index_->scratch);
   for (ShapeId id : index_->scratch)
     if (!index_->moved[id.index()]) out.push_back(id.index());
+  // (Among point pegs only, the radii are not read: this scan is a move's cost between
+  // rebuilds.)
+  const Aabb reach{box.min, box.max};
   for (std::uint32_t i : index_->moved_list) {
-    if (overlaps(bounds(Circle{pegs_[i], radii_[i]}), Aabb{box.min, box.max})) out.push_back(i);
+    const float r = has_circles_ ? radii_[i] : 0.0f;
+    if (overlaps(bounds(Circle{pegs_[i], r}), reach)) out.push_back(i);
   }
 }
 

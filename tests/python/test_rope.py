@@ -190,6 +190,22 @@ def test_circle_pegs_from_shapes_wrap_along_their_tangents():
     assert node_list(rope) == [(-10, 0, hitgrid.ROPE_NO_PEG, 0, 0), (0, 0, 0, -1, 0)]
 
 
+
+def test_a_circle_peg_pushed_through_the_rope_carries_it_and_lets_go():
+    rope = hitgrid.Rope.from_shapes((-10, 0), circles=[[0, -3, 1]])
+    rope.move_end(10, 0)
+    rope.move_peg(0, 0, 1)  # its disc meets the rope at y = 0 and carries it over its top
+    assert node_list(rope) == [(-10, 0, hitgrid.ROPE_NO_PEG, 0, 0), (0, 1, 0, -1, 0)]
+    turn = np.arctan2(1, 10) + np.arcsin(1 / np.hypot(10, 1))
+    assert rope.length == pytest.approx(2 * np.sqrt(100) + 2 * turn, rel=1e-14)
+    with pytest.raises(hitgrid.RopeError, match=r"^peg 0: its path from \(0, 1\) to \(10, 1\) passes over the rope's end"):
+        rope.move_peg(0, 10, 1)
+    assert node_list(rope) == [(-10, 0, hitgrid.ROPE_NO_PEG, 0, 0), (0, 1, 0, -1, 0)]
+    rope.move_peg(0, 0, -3)
+    assert node_list(rope) == [(-10, 0, hitgrid.ROPE_NO_PEG, 0, 0)]
+    assert rope.length == 20
+
+
 def test_other_dtypes_round_to_the_nearest_float32():
     pegs64 = np.array([[0.1, 0.2], [1 + 2 ** -25, 3]])
     a = hitgrid.Rope((0, 0), pegs64)
