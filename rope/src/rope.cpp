@@ -103,12 +103,13 @@ int half_of(const Pivot& c, const Direction& u, const Direction& v) {
 // from nodes[i] back to nodes[i - 1] (each on the other side of it). first_dir: the
 // direction of the first segment seen from nodes[1], which matters when nodes[0] (the
 // fixed end, a point) sits on that node (a point peg): then it is the direction that end
-// came from.
+// came from. Minus a direction runs the other way along the same line: sign and side both
+// flip, so that a circle at p keeps its side of the line (sign * side).
 Direction incoming_of(std::span<const RopeNode> nodes, std::span<const float> radii, Direction first_dir,
                       std::size_t i) {
   const RopeNode& prev = nodes[i - 1];
   if (!(prev.position == nodes[i].position)) return {prev.position, -1, radius_of(radii, prev), prev.side};
-  return {first_dir.p, -first_dir.sign, first_dir.r, first_dir.side};
+  return {first_dir.p, -first_dir.sign, first_dir.r, -first_dir.side};
 }
 
 // The heading of the new last segment when the last node is released: the released
@@ -117,7 +118,7 @@ Direction heading_after_release(std::span<const RopeNode> nodes, std::span<const
   const std::size_t last = nodes.size() - 1;
   if (!(nodes[last - 1].position == nodes[last].position))
     return {nodes[last].position, 1, radius_of(radii, nodes[last]), nodes[last].side};
-  return {first_dir.p, -first_dir.sign, first_dir.r, first_dir.side};
+  return {first_dir.p, -first_dir.sign, first_dir.r, -first_dir.side};
 }
 
 // A part of the rope reversed: node 0 is `end` (no peg), then the nodes in reverse order,
