@@ -9,7 +9,8 @@
 // that agree with the rope's turn there (the exact orient2d / dot_sign of its neighbours);
 // an accepted peg move is undone by the move back (docs/rope.md, "Moving pegs"), up to
 // the nodes the rope merely runs straight through (shape_of); a call puts no point peg
-// strictly inside a stretch between two points (pegs_inside says when that is waived).
+// strictly inside a stretch between two points (pegs_inside says when that is waived) and
+// makes no stretch pass through a circle peg (circles_crossed).
 //
 // Bytes: a scale exponent, a peg count, the pegs, the start, a circle count and the
 // circles' radii, then per call an op byte and a point.
@@ -98,6 +99,32 @@ std::vector<std::uint32_t> pegs_inside(const Rope& rope, std::optional<Vec2> alo
   return inside;
 }
 
+// The circle pegs whose centre lies strictly inside the band of points within their radius
+// of a stretch, between its tangent points: the rope passes through their interior. Decided
+// exactly with the stretch's line moved by the radius (core/tangent_crossing.hpp, "Grown
+// lines"). No call may add one.
+std::vector<std::uint32_t> circles_crossed(const Rope& rope) {
+  const std::span<const RopeNode> nodes = rope.nodes();
+  std::vector<std::uint32_t> crossed;
+  for (std::size_t s = 0; s < nodes.size(); ++s) {
+    const Circle a = circle_at(nodes, rope.end(), rope, s), b = circle_at(nodes, rope.end(), rope, s + 1);
+    if (a.c == b.c) continue;  // an end on its node
+    const TangentLine l{a, side_at(nodes, s), b, side_at(nodes, s + 1)};
+    if (!tangent_exists(l)) continue;
+    for (std::uint32_t j = 0; j < rope.peg_count(); ++j) {
+      const float r = rope.peg_radius(j);
+      const Vec2 z = rope.peg(j);
+      if (r == 0.0f || z == a.c || z == b.c) continue;
+      if (side_of(moved_left(l, r), z) < 0 && side_of(moved_left(l, -r), z) > 0 && along(l, a.c, z) > 0 &&
+          along(l, b.c, z) < 0)
+        crossed.push_back(j);
+    }
+  }
+  std::sort(crossed.begin(), crossed.end());
+  crossed.erase(std::unique(crossed.begin(), crossed.end()), crossed.end());
+  return crossed;
+}
+
 // The node list without the nodes the rope merely runs straight through (no winding, the
 // stretches in and out along one line the same way: around points, the node on the closed
 // segment between its neighbours), and without positions (a moved peg's node is compared
@@ -161,6 +188,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const Vec2 to = point(in.u8());
     const State before = state_of(rope);
     const std::vector<std::uint32_t> inside_before = start_moved ? std::vector<std::uint32_t>{} : pegs_inside(rope, {});
+    const std::vector<std::uint32_t> crossed_before = circles_crossed(rope);
     bool accepted = true;
     try {
       switch (op % 4) {
@@ -181,6 +209,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     if (!accepted) continue;
     check_nodes(rope);
+    const std::vector<std::uint32_t> crossed = circles_crossed(rope);
+    if (!std::includes(crossed_before.begin(), crossed_before.end(), crossed.begin(), crossed.end()))
+      fuzz::fail("a call made the rope pass through a circle peg");
     if (op % 4 == 2) start_moved = true;
     if (!start_moved) {
       const std::vector<std::uint32_t> inside =
