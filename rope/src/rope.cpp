@@ -737,8 +737,8 @@ class Rope::Strand {
       // the half the target direction lies in differs from the half-turn count's parity.
       const RopeNode& n = nodes_[last];
       const Direction in = incoming_of(nodes_, rope_.radii_, first_dir_, last);
-      const Direction target = caught ? Direction{rope_.pegs_[*best], 1, rope_.radii_[*best], sigma_}
-                                      : Direction{to_, 1, tip_r_, tip_side_};
+      const Direction target =
+          caught ? Direction{rope_.pegs_[*best], 1, rope_.radii_[*best], sigma_} : Direction{to_, 1, tip_r_, tip_side_};
       if (half_of(c, in, target) != static_cast<int>(n.half_turns % 2)) {
         const bool up = n.side * sigma_ > 0;
         const Kind k = up ? Kind::wind_up : n.half_turns > 0 ? Kind::wind_down : Kind::release;
@@ -931,9 +931,9 @@ void Rope::move_peg(std::uint32_t peg, Vec2 to) {
       continue;
     if (wraps == 1 && (s == node || s == node + 1)) continue;
     const TangentLine stretch{a, node_side(s - 1), b, node_side(s)};
-    const bool meets = r > 0.0f                         ? DiscPath{from, to, r, stretch}.touches()
+    const bool meets = r > 0.0f                     ? DiscPath{from, to, r, stretch}.touches()
                        : a.r == 0.0f && b.r == 0.0f ? intersects(path, Segment{a.c, b.c})
-                                                      : path_meets_stretch(from, to, stretch);
+                                                    : path_meets_stretch(from, to, stretch);
     if (meets) met.push_back(s);
   }
   const auto segment_text = [](std::size_t s) { return "the rope's segment " + std::to_string(s - 1); };
@@ -1029,8 +1029,8 @@ void Rope::move_wrapped(std::size_t i, Vec2 to, const Direction* crossed) {
   TangentLine last_line;
   int last_rank = -1;
   if (crossed) {
-    last_line = peg_line(PegLine::straight, node_circle(i - 1), nodes_[i - 1].side, node_circle(i + 1),
-                         node_side(i + 1), smr);
+    last_line =
+        peg_line(PegLine::straight, node_circle(i - 1), nodes_[i - 1].side, node_circle(i + 1), node_side(i + 1), smr);
     last_rank = 1;
   }
   bool released = false;

@@ -255,8 +255,8 @@ void check_nothing_skipped(const Rope& before, const Rope& after) {
   for (std::size_t i = 0; i < before.nodes().size(); ++i)
     if (before.nodes()[i].peg != after.nodes()[i].peg) return;
   const std::vector<Knot> k = knots_of(before);
-  check_sweep_meets_no_peg(before, k[k.size() - 2], stretch_line(k, k.size() - 2), before.end(), after.end(), 0.0f,
-                           0, RopeNode::no_peg);
+  check_sweep_meets_no_peg(before, k[k.size() - 2], stretch_line(k, k.size() - 2), before.end(), after.end(), 0.0f, 0,
+                           RopeNode::no_peg);
 }
 
 // A peg move that changed no node: neither stretch at the peg (when wrapped) met a peg.
@@ -659,8 +659,8 @@ TEST_CASE("rope circle pegs: refused input leaves the rope as it was", "[rope][c
   CHECK_THROWS_WITH(rope.move_end({0, -1}), Catch::Contains("meets peg 0"));  // touching counts
   CHECK_THROWS_WITH(rope.move_start({10, 0}), Catch::Contains("rope start on its path"));
   // A circle peg's disc may not touch another peg or a rope end on its way.
-  CHECK_THROWS_WITH(rope.move_peg(0, {4.5f, 4.5f}), Catch::Contains("peg 0: its path") &&
-                                                        Catch::Contains("passes over peg 1 at (5, 5)"));
+  CHECK_THROWS_WITH(rope.move_peg(0, {4.5f, 4.5f}),
+                    Catch::Contains("peg 0: its path") && Catch::Contains("passes over peg 1 at (5, 5)"));
   CHECK_THROWS_WITH(rope.move_peg(0, {9.5f, 0}), Catch::Contains("passes over the rope's end"));
   CHECK_THROWS_WITH(rope.move_peg(0, {9, 0}), Catch::Contains("passes over the rope's end"));  // touching counts
   CHECK_THROWS_WITH(rope.move_peg(1, {0, 0.5f}), Catch::Contains("passes over peg 0"));
@@ -819,7 +819,7 @@ TEST_CASE("rope circle pegs: refused circle peg moves leave the rope as it was",
   REQUIRE(wraps(rope) == std::vector<Wrap>{{0, -1, 0}});
   const Rope before = rope;
   CHECK_THROWS_WITH(rope.move_peg(0, {0, 7.5f}), Catch::Contains("passes over peg 1 at (0, 8)"));
-  CHECK_THROWS_WITH(rope.move_peg(0, {0, 7}), Catch::Contains("passes over peg 1"));  // touching counts
+  CHECK_THROWS_WITH(rope.move_peg(0, {0, 7}), Catch::Contains("passes over peg 1"));    // touching counts
   CHECK_THROWS_WITH(rope.move_peg(0, {-6, -3}), Catch::Contains("passes over peg 2"));  // 3 apart: touching
   CHECK_THROWS_WITH(rope.move_peg(0, {-10, 0.5f}), Catch::Contains("passes over the rope's start"));
   REQUIRE(same_rope(rope, before));
@@ -829,8 +829,7 @@ TEST_CASE("rope circle pegs: refused circle peg moves leave the rope as it was",
   r2.move_peg(1, {0, -5});  // the rope round point peg 1: a V down to (0, -5)
   REQUIRE(wraps(r2) == std::vector<Wrap>{{1, 1, 0}});
   const Rope v = r2;
-  CHECK_THROWS_WITH(r2.move_peg(2, {14, -2}),
-                    Catch::Contains("meets the rope's segment 0 and the rope's segment 1"));
+  CHECK_THROWS_WITH(r2.move_peg(2, {14, -2}), Catch::Contains("meets the rope's segment 0 and the rope's segment 1"));
   CHECK(same_rope(r2, v));
 }
 
@@ -1012,7 +1011,7 @@ PegMoveCounts check_peg_moves(const Field& f, std::uint64_t seed, double reach, 
       for (std::size_t i = 1; i < rope.nodes().size(); ++i)
         if (!circles || rope.peg_radius(rope.nodes()[i].peg) > 0.0f) wrapped.push_back(rope.nodes()[i].peg);
       const std::uint32_t peg = m == 0 && !wrapped.empty() ? pick(wrapped)
-                                : circles ? pick(circle_pegs)
+                                : circles                  ? pick(circle_pegs)
                                           : static_cast<std::uint32_t>(rng.u() * static_cast<double>(rope.peg_count()));
       const Vec2 from = rope.peg(peg);
       const auto step = [&](float v) {
@@ -1268,8 +1267,7 @@ TEST_CASE("rope circle peg moves: invariants, cut into ten, undone by the move b
                           true),
           check_peg_moves(random_circle_field(seed, 1e6, 60.0, 0.0625, 0.625, 40, 40, 40, false), seed, 6.0, 0.625,
                           true),
-          check_peg_moves(random_circle_field(seed, 0.0, 24.0, 1.0, 1.25, 40, 80, 40, true), seed, 2.5, 1.25,
-                          true)})
+          check_peg_moves(random_circle_field(seed, 0.0, 24.0, 1.0, 1.25, 40, 80, 40, true), seed, 2.5, 1.25, true)})
       total += n;
   }
   INFO("accepted " << total.accepted << " refused " << total.refused << " rewrapped " << total.circles_rewrapped

@@ -28,8 +28,8 @@ inline int sign_of_value(const mpf_class& v) {
 }
 
 /// The line's unit normal n (to its left) and offset: f(x) = n . x + c; for a mirrored line,
-/// f(2 b - x), by the definition; a grown line's signed radii include its growth. Its direction, and its tangent points on a and b (for a
-/// mirrored line, their images through b).
+/// f(2 b - x), by the definition; a grown line's signed radii include its growth. Its direction, and its tangent points
+/// on a and b (for a mirrored line, their images through b).
 struct TangentRef {
   mpf_class nx{0, tangent_precision}, ny{0, tangent_precision}, c{0, tangent_precision};
   mpf_class bx{0, tangent_precision}, by{0, tangent_precision};
