@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <iterator>
 #include <limits>
 #include <map>
@@ -450,6 +451,88 @@ TEST_CASE("static shapes never pair with each other, and filters and bodies chan
   world.step();
   CHECK(std::vector<HandlePair>(world.begin_events().begin(), world.begin_events().end()) ==
         std::vector<HandlePair>{{w1, w2}});
+}
+
+TEST_CASE("dynamic shapes touching more static shapes than a batch of exact tests holds", "[world]") {
+  // A fan of 700 static segments through the origin, static boxes and circles about it,
+  // and dynamic shapes of every kind over the fan: many a dynamic shape keeps hundreds of
+  // candidates, so the static contacts' batches (512 pairs) fill part way through one
+  // shape's list, and again across shapes. Pairs and events against the brute force, on
+  // every ISA and on one and two threads.
+  SplitMix64 random(29);
+  auto u = [&](double lo, double hi) { return static_cast<float>(lo + random.u() * (hi - lo)); };
+  std::vector<ShapeDef> statics, dynamics;
+  for (int i = 0; i < 700; ++i) {
+    const double a = 3.14159265358979 * i / 700;
+    const auto c = static_cast<float>(20 * std::cos(a)), s = static_cast<float>(20 * std::sin(a));
+    statics.emplace_back(Segment{{-c, -s}, {c, s}}, BodyType::static_body);
+  }
+  for (int i = 0; i < 100; ++i) {
+    const float x = u(-15, 15), y = u(-15, 15);
+    statics.emplace_back(i % 2 == 0 ? Shape{Box{{x, y}, {x + u(0, 2), y + u(0, 2)}}} : Shape{Circle{{x, y}, u(0, 1)}},
+                         BodyType::static_body);
+  }
+  for (int i = 0; i < 300; ++i) {
+    const float x = u(-12, 12), y = u(-12, 12);
+    switch (i % 3) {
+      case 0:
+        dynamics.emplace_back(Circle{{x, y}, u(0, 3)});
+        break;
+      case 1:
+        dynamics.emplace_back(Box{{x, y}, {x + u(0, 4), y + u(0, 4)}});
+        break;
+      default:
+        dynamics.emplace_back(Segment{{x, y}, {x + u(-4, 4), y + u(-4, 4)}});
+    }
+  }
+  for (Isa isa : test::isas_to_test())
+    for (unsigned threads : {1u, 2u}) {
+      INFO(isa_name(isa) << ", " << threads << " threads");
+      WorldOptions o;
+      o.isa = isa;
+      o.threads = threads;
+      World world(o);
+      Model model;
+      auto create = [&](const std::vector<ShapeDef>& defs) {
+        std::vector<ShapeHandle> h(defs.size());
+        world.create(defs, h);
+        for (std::size_t i = 0; i < defs.size(); ++i) model.shapes[h[i]] = {defs[i].shape, defs[i].body, {}, 0};
+        return h;
+      };
+      create(statics);
+      const std::vector<ShapeHandle> moving = create(dynamics);
+      std::vector<HandlePair> previous;
+      for (int frame = 0; frame < 3; ++frame) {
+        world.step();
+        const std::vector<HandlePair> want = model.pairs();
+        CHECK(want.size() > 20000);
+        CHECK(std::vector<HandlePair>(world.pairs().begin(), world.pairs().end()) == want);
+        CHECK(std::vector<HandlePair>(world.begin_events().begin(), world.begin_events().end()) ==
+              minus(want, previous));
+        CHECK(std::vector<HandlePair>(world.end_events().begin(), world.end_events().end()) == minus(previous, want));
+        previous = want;
+        // Every dynamic shape a step to the right: some leave their slack boxes.
+        for (ShapeHandle h : moving) {
+          Shape moved = model.shapes[h].shape;
+          std::visit(
+              [&](auto& g) {
+                using S = std::decay_t<decltype(g)>;
+                if constexpr (std::is_same_v<S, Segment>) {
+                  g.a.x += 1.5f;
+                  g.b.x += 1.5f;
+                } else if constexpr (std::is_same_v<S, Circle>) {
+                  g.c.x += 1.5f;
+                } else {
+                  g.min.x += 1.5f;
+                  g.max.x += 1.5f;
+                }
+              },
+              moved);
+          world.move(h, moved);
+          model.shapes[h].shape = moved;
+        }
+      }
+    }
 }
 
 TEST_CASE("with a contact margin, the world's pairs are the pairs within the margin, exactly", "[world]") {

@@ -93,8 +93,13 @@ void StaticContacts::flush(Batch& b, ShapeKind dynamic_kind, ShapeKind static_ki
   const bool dynamic_first = dynamic_kind <= static_kind;
   simd::test_pairs(isa, pair_kind(dynamic_kind, static_kind), n, dynamic_first ? d : s, dynamic_first ? s : d,
                    b.hits.data());
-  for (std::size_t i = 0; i < n; ++i)
-    if (b.hits[i]) out.push_back(b.keys[i]);
+  // Gathered without a branch on the answers (most candidates touch, not all).
+  std::size_t found = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    b.found[found] = std::uint64_t{b.dynamic_slots[i]} << 32 | b.static_slots[i];
+    found += b.hits[i];
+  }
+  out.insert(out.end(), b.found.begin(), b.found.begin() + static_cast<std::ptrdiff_t>(found));
   b.n = 0;
 }
 
@@ -141,20 +146,30 @@ void StaticContacts::batch_overlapping(const S& shape, const Aabb& box, std::uin
   float g[4];
   pack(shape, g);
   Batch& b = t.batches[3 * static_cast<std::size_t>(kind) + static_cast<std::size_t>(static_kind)];
+  // The shape's own side of the pairs kept from `from` on (the same for all of them).
+  auto fill_dynamic = [&](std::size_t from) {
+    for (std::size_t i = from; i < b.n; ++i) {
+      for (int j = 0; j < 4; ++j) b.dynamic[j][i] = g[j];
+      b.dynamic_slots[i] = slot;
+    }
+  };
+  std::size_t from = b.n;
   for (const Candidate* c = begin; c != end; ++c) {
     // Every candidate is written at the batch's end and kept only if the bounds overlap:
     // whether they do is close to a coin toss, which a branch would mispredict.
     const Aabb cb = bounds_of<static_kind>(c->g);
     const bool overlap =
         (cb.min.x <= box.max.x) & (box.min.x <= cb.max.x) & (cb.min.y <= box.max.y) & (box.min.y <= cb.max.y);
-    for (int j = 0; j < 4; ++j) {
-      b.dynamic[j][b.n] = g[j];
-      b.statics[j][b.n] = c->g[j];
-    }
-    b.keys[b.n] = std::uint64_t{slot} << 32 | c->slot;
+    for (int j = 0; j < 4; ++j) b.statics[j][b.n] = c->g[j];
+    b.static_slots[b.n] = c->slot;
     b.n += overlap;
-    if (b.n == batch_pairs) flush(b, kind, static_kind, isa, t.pairs);
+    if (b.n == batch_pairs) {
+      fill_dynamic(from);
+      flush(b, kind, static_kind, isa, t.pairs);
+      from = 0;
+    }
   }
+  fill_dynamic(from);
 }
 
 template <class S>

@@ -68,13 +68,14 @@ class StaticContacts {
     std::vector<Candidate> statics;
   };
   /// The exact tests waiting for one kind of pair (dynamic kind, static kind): each
-  /// side's shapes as columns, and the pair's key.
+  /// side's shapes as columns, and their slots.
   static constexpr std::size_t batch_pairs = 512;  // a batch is tested when full (and at a task's end)
   struct Batch {
     std::size_t n = 0;
     std::array<std::array<float, batch_pairs>, 4> dynamic, statics;
-    std::array<std::uint64_t, batch_pairs> keys;
+    std::array<std::uint32_t, batch_pairs> dynamic_slots, static_slots;
     std::array<std::uint8_t, batch_pairs> hits;
+    std::array<std::uint64_t, batch_pairs> found;  // flush's keys of the pairs that touch
   };
   struct Scratch {
     std::vector<IndexedShape> found;
