@@ -53,7 +53,8 @@ TEST_CASE("the home grid's passes find exactly the small-small and the large-sma
     for (float cell : {0.0f, 0.25f, 1.0f, 8.0f}) {
       const int log2_cell = choose_home_cells(scene, extent, cell).log2_cell;
       std::uint64_t small_tests = 0, large_tests = 0;
-      for (Isa isa : test::isas_to_test()) {
+      const std::vector<Isa> isas = test::isas_to_test();
+      for (Isa isa : isas) {
         INFO(name << ", cell " << cell << " (log2 " << log2_cell << "), " << isa_name(isa));
         // The grid built on the same ISA, as build_grid does (its answer is the same on all).
         const HomeGrid grid = HomeGrid::build(scene, kinds, log2_cell, extent, isa);
@@ -81,7 +82,7 @@ TEST_CASE("the home grid's passes find exactly the small-small and the large-sma
         // At least one exact test per pair found.
         CHECK(small.tests >= small.pairs.size());
         CHECK(large_small.tests >= large_small.pairs.size());
-        if (isa == test::isas_to_test().front()) {
+        if (isa == isas.front()) {
           small_tests = small.tests;
           large_tests = large_small.tests;
         } else {
