@@ -88,18 +88,23 @@ PairList PairFinder::find_pairs(const Scene& scene, FindPairsReport* report) {
 }
 
 void PairFinder::find_pairs(const Scene& scene, PairList& pairs, FindPairsReport* report) {
-  run(scene, &pairs, nullptr, nullptr, report);
+  run(scene, &pairs, nullptr, nullptr, PairOrder::sorted, report);
 }
 
 void PairFinder::find_pairs(const Scene& scene, PairList& pairs, GridIndex& index, FindPairsReport* report) {
-  run(scene, &pairs, nullptr, &index, report);
+  run(scene, &pairs, nullptr, &index, PairOrder::sorted, report);
+}
+
+void PairFinder::find_pairs(const Scene& scene, PairList& pairs, GridIndex& index, PairOrder order,
+                            FindPairsReport* report) {
+  run(scene, &pairs, nullptr, &index, order, report);
 }
 
 void PairFinder::find_pairs(const Scene& scene, const PairSink& sink, FindPairsReport* report) {
-  run(scene, nullptr, &sink, nullptr, report);
+  run(scene, nullptr, &sink, nullptr, PairOrder::sorted, report);
 }
 
-void PairFinder::run(const Scene& scene, PairList* list, const PairSink* sink, GridIndex* index,
+void PairFinder::run(const Scene& scene, PairList* list, const PairSink* sink, GridIndex* index, PairOrder order,
                      FindPairsReport* report) {
   State& s = *state_;
   // The old index first: its blocks then serve this call's build.
@@ -148,7 +153,7 @@ void PairFinder::run(const Scene& scene, PairList* list, const PairSink* sink, G
           stream_grid_pairs(scene, s.options, s.isa, clock, local, *sink);
         else if (index) {
           Grid kept;
-          find_grid_pairs(scene, s.options, s.isa, clock, local, pairs, &kept);
+          find_grid_pairs(scene, s.options, s.isa, clock, local, pairs, &kept, order);
           *index = GridIndex(std::move(kept), scene, s.isa);
         } else {
           find_grid_pairs(scene, s.options, s.isa, clock, local, pairs);

@@ -138,7 +138,7 @@ class BandStream {
 }  // namespace
 
 void find_grid_pairs(const Scene& scene, const FindPairsOptions& options, Isa isa, StageClock& clock,
-                     FindPairsReport& report, PairList& out, Grid* kept) {
+                     FindPairsReport& report, PairList& out, Grid* kept, PairOrder order) {
   const KindRanges kinds = KindRanges::of(scene);
   const PairTestContext tests{isa, kinds, PairKeyCodec{bits_for(scene.size())}};
   PairKeys keys;
@@ -150,7 +150,10 @@ void find_grid_pairs(const Scene& scene, const FindPairsOptions& options, Isa is
     if (kept) *kept = std::move(grid);
   }
   report.key_passes = 1;
-  sorted_unique_pairs(keys, tests.codec, kinds, out);
+  if (order == PairOrder::sorted)
+    sorted_unique_pairs(keys, tests.codec, kinds, out);
+  else
+    unsorted_pairs(keys, tests.codec, kinds, out);
   clock.lap("merge");
 }
 

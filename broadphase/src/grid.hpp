@@ -45,12 +45,13 @@ struct Grid {
 Grid build_grid(const Scene& scene, const FindPairsOptions& options, Isa isa, StageClock& clock,
                 HomeGrid::RowListener* rows = nullptr);
 
-/// The build, the passes and the merge: the pairs into `out` (its capacity reused). Laps
-/// one stage each. Fills the report's grid fields and adds the exact tests run to its
-/// candidates. The grid is given back before the merge, which then has its memory, or
-/// moved into `kept` when given (PairFinder keeps it as a GridIndex for queries).
+/// The build, the passes and the merge: the pairs into `out` (its capacity reused), in
+/// `order` (the merge sorts them, or only turns the keys into pairs). Laps one stage each.
+/// Fills the report's grid fields and adds the exact tests run to its candidates. The grid
+/// is given back before the merge, which then has its memory, or moved into `kept` when
+/// given (PairFinder keeps it as a GridIndex for queries).
 void find_grid_pairs(const Scene& scene, const FindPairsOptions& options, Isa isa, StageClock& clock,
-                     FindPairsReport& report, PairList& out, Grid* kept = nullptr);
+                     FindPairsReport& report, PairList& out, Grid* kept = nullptr, PairOrder order = PairOrder::sorted);
 
 /// Streamed: the build; the passes once, counting the keys by their top bits; then per
 /// band of at most options.stream_band_bytes of keys (consecutive key ranges, in order)

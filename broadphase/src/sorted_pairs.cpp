@@ -240,6 +240,18 @@ void sorted_unique_pairs(PairKeys& keys, PairKeyCodec codec, const KindRanges& k
                 [&](std::span<const Pair> p) { out.insert(out.end(), p.begin(), p.end()); });
 }
 
+void unsorted_pairs(PairKeys& keys, PairKeyCodec codec, const KindRanges& kinds, PairList& out) {
+  const CachedVector<Chunk> chunks = chunks_of(keys);
+  CachedVector<std::size_t> start(chunks.size() + 1, 0);
+  for (std::size_t c = 0; c < chunks.size(); ++c) start[c + 1] = start[c] + chunks[c].size;
+  out.clear();
+  out.resize(start.back());
+  detail::parallel_for(std::size_t{0}, chunks.size(), [&](std::size_t c) {
+    for (std::size_t i = 0; i < chunks[c].size; ++i) out[start[c] + i] = pair_of(chunks[c].keys[i], codec, kinds);
+  });
+  keys.clear();
+}
+
 void sorted_unique_pairs(PairKeys& keys, PairKeyCodec codec, const KindRanges& kinds, PairList& piece,
                          const PairSink& sink) {
   if (keys.size() <= whole_keys) {

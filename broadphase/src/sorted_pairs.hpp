@@ -22,6 +22,11 @@ namespace hitgrid {
 /// not depend on how the keys are split into parts or chunks.
 void sorted_unique_pairs(PairKeys& keys, PairKeyCodec codec, const KindRanges& kinds, PairList& out);
 
+/// The keys (given back) as (kind, id) pairs into `out` (its old contents replaced), in no
+/// particular order and a pair as often as its key came (the tiled grid repeats a few):
+/// for a caller that sorts them its own way. Runs in the calling TBB arena.
+void unsorted_pairs(PairKeys& keys, PairKeyCodec codec, const KindRanges& kinds, PairList& out);
+
 /// The same pairs handed to `sink` in sorted pieces, in order (none empty); `piece` is the
 /// pieces' buffer (its capacity reused).
 void sorted_unique_pairs(PairKeys& keys, PairKeyCodec codec, const KindRanges& kinds, PairList& piece,

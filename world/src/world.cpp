@@ -278,7 +278,8 @@ struct World::State {
       if (margin == 0.0f) {
         // The grid this builds is kept as the dynamic shapes' index: queries and
         // continuous collision on this frame read it rather than build it again.
-        work_finder().find_pairs(scenes[dynamic_scene], dynamic_pairs, index[dynamic_scene]);
+        // In any order: they are sorted below, by slot.
+        work_finder().find_pairs(scenes[dynamic_scene], dynamic_pairs, index[dynamic_scene], PairOrder::any);
         index_stale[dynamic_scene] = false;
         for (const Pair& p : dynamic_pairs) add_pair(dynamic_slot(p.first()), dynamic_slot(p.second()));
       } else {
@@ -286,8 +287,10 @@ struct World::State {
           if (c.query.bits() < c.shape.bits()) add_pair(dynamic_slot(c.query), dynamic_slot(c.shape));
       }
       for (std::uint64_t k : static_keys) add_pair(static_cast<std::uint32_t>(k >> 32), static_cast<std::uint32_t>(k));
-      // (lower slot, higher slot) keys: sorted, they are handle order (slot_key).
+      // (lower slot, higher slot) keys: sorted, they are handle order (slot_key). A pair
+      // the grid found twice (PairOrder::any) is kept once.
       sort_keys(pair_keys, 2 * slot_bits, sort_scratch);
+      pair_keys.erase(std::unique(pair_keys.begin(), pair_keys.end()), pair_keys.end());
       next.resize(pair_keys.size());
       const std::uint64_t low = (std::uint64_t{1} << slot_bits) - 1;
       for (std::size_t i = 0; i < pair_keys.size(); ++i)

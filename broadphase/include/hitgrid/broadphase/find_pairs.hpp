@@ -64,6 +64,15 @@ std::string_view broad_phase_name(BroadPhase method);
 /// are the list the in-memory form returns. A piece is valid during the call only.
 using PairSink = std::function<void(std::span<const Pair>)>;
 
+/// The order of the list a PairFinder call gives.
+enum class PairOrder : std::uint8_t {
+  sorted,  ///< ascending, each pair once
+  /// In no particular order, a pair possibly more than once (the grid's tiles repeat a
+  /// few): for a caller that sorts the pairs its own way and so need not pay for this
+  /// sort too (the World sorts them by handle). The same pairs as `sorted`.
+  any,
+};
+
 struct FindPairsOptions {
   /// Worker threads; 0 means every hardware thread.
   unsigned threads = 0;
@@ -133,6 +142,9 @@ class PairFinder {
   /// rather than built twice (a World queries the frame it stepped). Its scratch blocks
   /// are this finder's: the index must go before the finder does.
   void find_pairs(const Scene& scene, PairList& pairs, GridIndex& index, FindPairsReport* report = nullptr);
+  /// The same, the pairs in the given order.
+  void find_pairs(const Scene& scene, PairList& pairs, GridIndex& index, PairOrder order,
+                  FindPairsReport* report = nullptr);
   /// Streamed: the same pairs handed to `sink` in sorted pieces, in order. With the grid,
   /// memory does not grow with the number of pairs (FindPairsOptions::stream_band_bytes);
   /// the reference methods find the whole list first. An exception from `sink` stops the
@@ -157,7 +169,8 @@ class PairFinder {
   void release_memory();
 
  private:
-  void run(const Scene& scene, PairList* list, const PairSink* sink, GridIndex* index, FindPairsReport* report);
+  void run(const Scene& scene, PairList* list, const PairSink* sink, GridIndex* index, PairOrder order,
+           FindPairsReport* report);
   void execute_call(void (*call)(void*), void* context);
   struct State;
   std::unique_ptr<State> state_;
