@@ -153,22 +153,24 @@ void StaticContacts::batch_overlapping(const S& shape, const Aabb& box, std::uin
       b.dynamic_slots[i] = slot;
     }
   };
-  std::size_t from = b.n;
+  std::size_t from = b.n, n = b.n;  // n in a register: b.n is written back only for flush
   for (const Candidate* c = begin; c != end; ++c) {
     // Every candidate is written at the batch's end and kept only if the bounds overlap:
     // whether they do is close to a coin toss, which a branch would mispredict.
     const Aabb cb = bounds_of<static_kind>(c->g);
     const bool overlap =
         (cb.min.x <= box.max.x) & (box.min.x <= cb.max.x) & (cb.min.y <= box.max.y) & (box.min.y <= cb.max.y);
-    for (int j = 0; j < 4; ++j) b.statics[j][b.n] = c->g[j];
-    b.static_slots[b.n] = c->slot;
-    b.n += overlap;
-    if (b.n == batch_pairs) {
+    for (int j = 0; j < 4; ++j) b.statics[j][n] = c->g[j];
+    b.static_slots[n] = c->slot;
+    n += overlap;
+    if (n == batch_pairs) {
+      b.n = n;
       fill_dynamic(from);
       flush(b, kind, static_kind, isa, t.pairs);
-      from = 0;
+      from = n = 0;
     }
   }
+  b.n = n;
   fill_dynamic(from);
 }
 
