@@ -20,6 +20,7 @@
 #include <cmath>
 #include <limits>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <type_traits>
 #include <utility>
@@ -183,12 +184,8 @@ struct GridIndex::Impl {
   /// The home cells where a small shape meeting `box` can have its home: the box's rows
   /// and columns and one more below and to the left (see the file comment).
   void small_in_box(const Aabb& box, const RangeSearch& s, std::uint32_t q, Scratch& t) const {
-    const HomeGrid& home = grid.home;
-    const GridCells& cells = home.cells();
-    const std::int64_t col_lo = cells.index(box.min.x) - 1, col_hi = cells.index(box.max.x);
-    const auto [first, last] =
-        home.row_range(cells.index(box.min.y) - 1 - home.row0(), cells.index(box.max.y) - home.row0());
-    for (std::size_t k = first; k < last; ++k) search_row(k, col_lo, col_hi, s, q, t);
+    const BoxCells c = cells_of(box);
+    for (std::size_t k = c.first; k < c.last; ++k) search_row(k, c.col_lo, c.col_hi, s, q, t);
   }
 
   /// A segment (within the indexed extent) walks its cells instead: the home row r can
@@ -255,11 +252,9 @@ struct GridIndex::Impl {
     const HomeGrid::Row& row = home.rows()[k];
     std::uint32_t begin, end;
     if (!column_table.empty()) {
-      // Columns outside the grid hold nothing: clamped to [0, cols].
-      const auto width = static_cast<std::int64_t>(home.cols() + 1);
-      const std::uint32_t* entry = column_table.data() + static_cast<std::int64_t>(k) * width;
-      begin = entry[std::clamp<std::int64_t>(col_lo - home.col0(), 0, width - 1)];
-      end = entry[std::clamp<std::int64_t>(col_hi + 1 - home.col0(), 0, width - 1)];
+      const auto [lo, hi] = column_entries(k, col_lo, col_hi);
+      begin = *lo;
+      end = *hi;
     } else {
       begin = home.first_col_at_least(row.begin, row.end, col_lo);
       end = home.first_col_at_least(begin, row.end, col_hi + 1);
@@ -269,18 +264,74 @@ struct GridIndex::Impl {
 
   /// Query shape q: its candidates among the small shapes into the buffer, its pairs
   /// with the large ones into t.keys.
+  /// `box` within the indexed shapes' extent (which holds every one of them: a shape
+  /// meets the box iff it meets this part), so that its cell indices stay in range however
+  /// far the box reaches; nothing when the box misses the extent.
+  std::optional<Aabb> within_extent(const Aabb& box) const {
+    if (box.min.x > extent.max.x || box.max.x < extent.min.x || box.min.y > extent.max.y || box.max.y < extent.min.y)
+      return std::nullopt;
+    return Aabb{{std::max(box.min.x, extent.min.x), std::max(box.min.y, extent.min.y)},
+                {std::min(box.max.x, extent.max.x), std::min(box.max.y, extent.max.y)}};
+  }
+
+  /// The home-grid rows (positions in rows()) and absolute columns small_in_box searches
+  /// for a box within the extent.
+  struct BoxCells {
+    std::size_t first, last;
+    std::int64_t col_lo, col_hi;
+  };
+  BoxCells cells_of(const Aabb& box) const {
+    const HomeGrid& home = grid.home;
+    const GridCells& cells = home.cells();
+    const auto [first, last] =
+        home.row_range(cells.index(box.min.y) - 1 - home.row0(), cells.index(box.max.y) - home.row0());
+    return {first, last, cells.index(box.min.x) - 1, cells.index(box.max.x)};
+  }
+
+  /// Row k's entries of the column table for columns [col_lo, col_hi + 1] (absolute),
+  /// clamped to the table (columns outside the grid hold nothing).
+  std::pair<const std::uint32_t*, const std::uint32_t*> column_entries(std::size_t k, std::int64_t col_lo,
+                                                                       std::int64_t col_hi) const {
+    const HomeGrid& home = grid.home;
+    const auto width = static_cast<std::int64_t>(home.cols() + 1);
+    const std::uint32_t* entry = column_table.data() + static_cast<std::int64_t>(k) * width;
+    return {entry + std::clamp<std::int64_t>(col_lo - home.col0(), 0, width - 1),
+            entry + std::clamp<std::int64_t>(col_hi + 1 - home.col0(), 0, width - 1)};
+  }
+
+  /// GridIndex::prefetch_rows (shapes = false) and prefetch_shapes (true): what
+  /// small_in_box and search_row will read for `box`.
+  void prefetch(const Aabb& query_box, bool shapes) const {
+    const std::optional<Aabb> box = within_extent(query_box);
+    if (!box || grid.tiled_only || grid.home.small_count() == 0 || column_table.empty()) return;
+    const HomeGrid& home = grid.home;
+    const BoxCells c = cells_of(*box);
+    const HomeGrid::Columns at = home.columns();
+    for (std::size_t k = c.first; k < c.last; ++k) {
+      const auto [lo, hi] = column_entries(k, c.col_lo, c.col_hi);
+      if (!shapes) {
+        __builtin_prefetch(lo);
+        __builtin_prefetch(hi);
+        continue;
+      }
+      const std::uint32_t begin = *lo, end = *hi;
+      if (begin >= end) continue;
+      for (const float* column : {at.minx, at.miny, at.maxx, at.maxy}) {
+        __builtin_prefetch(column + begin);
+        __builtin_prefetch(column + end - 1);
+      }
+      __builtin_prefetch(&home.item_at(begin));
+      __builtin_prefetch(&home.item_at(end - 1) + 1);  // an item may end on the next line
+    }
+  }
+
   void query(std::uint32_t q, Scratch& t) const {
     ShapeRecord query = t.record(q);
     const ShapeKind kind = t.kind(q);
     query.box = grown(query.box, t.margin);  // a shape within the margin meets this box
-    // The query's box within the indexed shapes' extent (which holds every one of them:
-    // a shape meets the query's box iff it meets this part), so that its cell indices
-    // stay in range however far the query reaches.
-    if (query.box.min.x > extent.max.x || query.box.max.x < extent.min.x || query.box.min.y > extent.max.y ||
-        query.box.max.y < extent.min.y)
-      return;
-    const Aabb box{{std::max(query.box.min.x, extent.min.x), std::max(query.box.min.y, extent.min.y)},
-                   {std::min(query.box.max.x, extent.max.x), std::min(query.box.max.y, extent.max.y)}};
+    const std::optional<Aabb> within = within_extent(query.box);
+    if (!within) return;
+    const Aabb box = *within;
     if (!grid.tiled_only && grid.home.small_count() != 0) {
       const HomeGrid::Columns at = grid.home.columns();
       // (The side filter drops boxes wholly on one side of a segment's line: only for
@@ -390,6 +441,18 @@ void GridIndex::touching_shape(const S& shape, ShapeKind kind, std::vector<Shape
   std::sort(t.keys.begin(), t.keys.end());
   out.resize(t.keys.size());
   for (std::size_t i = 0; i < t.keys.size(); ++i) out[i] = index.grid.kinds.id(static_cast<std::uint32_t>(t.keys[i]));
+}
+
+void GridIndex::prefetch_rows(const Aabb& box) const {
+  if (size() == 0) return;
+  impl_->columns();
+  impl_->prefetch(box, false);
+}
+
+void GridIndex::prefetch_shapes(const Aabb& box) const {
+  if (size() == 0) return;
+  impl_->columns();
+  impl_->prefetch(box, true);
 }
 
 void GridIndex::candidates(const Aabb& box, std::vector<IndexedShape>& out) const {

@@ -535,6 +535,113 @@ TEST_CASE("dynamic shapes touching more static shapes than a batch of exact test
     }
 }
 
+TEST_CASE("dynamic shapes drifting over small static shapes keep their static pairs exact, frame after frame",
+          "[world]") {
+  // The static shapes fixed (so no list goes stale for that reason) and small, so that each
+  // dynamic shape's list of nearby statics holds few besides its pairs; the dynamic shapes
+  // of every kind move each frame by their own step: none, a sliver, a fraction of their
+  // size, more than their slack box, reversing now and then, and a few teleport. A list
+  // not built again when its shape leaves its slack box misses pairs. Pairs and events
+  // against the brute force on every frame, on every ISA, one and two threads, without and
+  // with a contact margin.
+  SplitMix64 random(31);
+  auto u = [&](double lo, double hi) { return static_cast<float>(lo + random.u() * (hi - lo)); };
+  // Half the coordinates on a lattice of quarter units: touching corners, shared endpoints.
+  auto at = [&](double lo, double hi) {
+    const float v = u(lo, hi);
+    return random.u() < 0.5 ? std::round(v * 4.0f) / 4.0f : v;
+  };
+  auto small_shape = [&](float x, float y, int kind, float size) -> Shape {
+    switch (kind % 3) {
+      case 0:
+        return Segment{{x, y}, {x + at(-size, size), y + at(-size, size)}};
+      case 1:
+        return Circle{{x, y}, at(0, size / 2)};
+      default:
+        return Box{{x, y}, {x + at(0, size), y + at(0, size)}};
+    }
+  };
+  std::vector<ShapeDef> statics, dynamics;
+  for (int i = 0; i < 900; ++i) statics.emplace_back(small_shape(at(0, 40), at(0, 40), i, 1.0f), BodyType::static_body);
+  std::vector<Vec2> steps;
+  for (int i = 0; i < 150; ++i) {
+    dynamics.emplace_back(small_shape(at(5, 35), at(5, 35), i, 2.0f));
+    const float speed = std::array{0.0f, 1.0f / 64, 0.1f, 0.4f, 2.5f}[i % 5];
+    steps.push_back({speed * u(-1, 1), speed * u(-1, 1)});
+  }
+  auto moved = [](Shape s, Vec2 d) {
+    std::visit(
+        [&](auto& g) {
+          using S = std::decay_t<decltype(g)>;
+          if constexpr (std::is_same_v<S, Segment>) {
+            g.a = {g.a.x + d.x, g.a.y + d.y};
+            g.b = {g.b.x + d.x, g.b.y + d.y};
+          } else if constexpr (std::is_same_v<S, Circle>) {
+            g.c = {g.c.x + d.x, g.c.y + d.y};
+          } else {
+            g.min = {g.min.x + d.x, g.min.y + d.y};
+            g.max = {g.max.x + d.x, g.max.y + d.y};
+          }
+        },
+        s);
+    return s;
+  };
+  // Each frame's dynamic shapes, the same for every world.
+  constexpr int frames = 30;
+  std::vector<std::vector<Shape>> history(frames);
+  for (std::size_t i = 0; i < dynamics.size(); ++i) history[0].push_back(dynamics[i].shape);
+  for (int f = 1; f < frames; ++f)
+    for (std::size_t i = 0; i < dynamics.size(); ++i) {
+      if (random.u() < 0.05) steps[i] = {-steps[i].x, -steps[i].y};
+      history[f].push_back(random.u() < 0.02 ? small_shape(at(5, 35), at(5, 35), static_cast<int>(i), 2.0f)
+                                             : moved(history[f - 1][i], steps[i]));
+    }
+  for (float margin : {0.0f, 0.25f}) {
+    // The brute force's pair sets, by position: static i is i, dynamic j is 900 + j.
+    std::vector<std::vector<std::pair<std::size_t, std::size_t>>> want(frames);
+    std::size_t static_pairs = 0;
+    for (int f = 0; f < frames; ++f)
+      for (std::size_t j = 0; j < dynamics.size(); ++j) {
+        auto meet = [&](const Shape& a, const Shape& b) { return margin == 0.0f ? touch(a, b) : within(a, b, margin); };
+        for (std::size_t i = 0; i < statics.size(); ++i)
+          if (meet(statics[i].shape, history[f][j])) want[f].push_back({i, statics.size() + j});
+        static_pairs += want[f].size();
+        for (std::size_t k = j + 1; k < dynamics.size(); ++k)
+          if (meet(history[f][j], history[f][k])) want[f].push_back({statics.size() + j, statics.size() + k});
+      }
+    CHECK(static_pairs > 20 * frames);
+    for (Isa isa : test::isas_to_test())
+      for (unsigned threads : {1u, 2u}) {
+        INFO(isa_name(isa) << ", " << threads << " threads, margin " << margin);
+        WorldOptions o;
+        o.isa = isa;
+        o.threads = threads;
+        o.margin = margin;
+        World world(o);
+        std::vector<ShapeHandle> handles(statics.size() + dynamics.size());
+        world.create(statics, std::span(handles).first(statics.size()));
+        world.create(dynamics, std::span(handles).subspan(statics.size()));
+        const std::span<const ShapeHandle> moving = std::span(handles).subspan(statics.size());
+        std::vector<HandlePair> previous;
+        for (int f = 0; f < frames; ++f) {
+          INFO("frame " << f);
+          world.move(moving, history[f]);
+          world.step();
+          std::vector<HandlePair> pairs;
+          for (const auto& [a, b] : want[f])
+            pairs.push_back({std::min(handles[a], handles[b]), std::max(handles[a], handles[b])});
+          std::sort(pairs.begin(), pairs.end());
+          CHECK(std::vector<HandlePair>(world.pairs().begin(), world.pairs().end()) == pairs);
+          CHECK(std::vector<HandlePair>(world.begin_events().begin(), world.begin_events().end()) ==
+                minus(pairs, previous));
+          CHECK(std::vector<HandlePair>(world.end_events().begin(), world.end_events().end()) ==
+                minus(previous, pairs));
+          previous = std::move(pairs);
+        }
+      }
+  }
+}
+
 TEST_CASE("with a contact margin, the world's pairs are the pairs within the margin, exactly", "[world]") {
   tbb::global_control allow(tbb::global_control::max_allowed_parallelism, 8);
   for (float margin : {0.25f, 1.0f}) {

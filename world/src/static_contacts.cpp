@@ -62,6 +62,19 @@ Aabb bounds_of(const float* g) {
   if constexpr (K == ShapeKind::box) return {{g[0], g[1]}, {g[2], g[3]}};
 }
 
+/// The bounds of shape i of `kind` in `scene`.
+Aabb bounds_in(const Scene& scene, ShapeKind kind, std::uint32_t i) {
+  switch (kind) {
+    case ShapeKind::segment:
+      return bounds(scene.segment(i));
+    case ShapeKind::circle:
+      return bounds(scene.circle(i));
+    case ShapeKind::box:
+      break;
+  }
+  return bounds(scene.box(i));
+}
+
 template <class S>
 constexpr ShapeKind kind_of() {
   if constexpr (std::is_same_v<S, Segment>) return ShapeKind::segment;
@@ -109,16 +122,32 @@ void StaticContacts::prefetch(const Near& near) {
   for (std::size_t at = 0; at < bytes; at += 64) __builtin_prefetch(p + at);
 }
 
-const StaticContacts::Near& StaticContacts::near_statics(const Aabb& box, std::uint32_t slot, const GridIndex& statics,
-                                                         const Owners& static_owners, Scratch& t) {
-  Near& near = near_[slot];
-  if (near.epoch != epoch_ || !contains(near.slack, box)) {
-    const float slack = slack_of(box, statics.cell_size());
+void StaticContacts::find_stale(const Scene& dynamic, ShapeKind kind, const Owners& dynamic_owners, std::uint32_t begin,
+                                std::uint32_t end, float margin, float cell, Scratch& t) const {
+  t.stale.clear();
+  for (std::uint32_t i = begin; i != end; ++i) {
+    const std::uint32_t slot = dynamic_owners[static_cast<std::size_t>(kind)][i];
+    const Aabb box = grown(bounds_in(dynamic, kind, i), margin);
+    const Near& near = near_[slot];
+    if (near.epoch == epoch_ && contains(near.slack, box)) continue;
+    const float slack = slack_of(box, cell);
     Aabb next = grown(box, slack);
     // Two slacks ahead: a shape going on keeps its box about three times as long, for a
     // list about a third longer.
     if (near.epoch == epoch_) next = ahead(next, near.slack, box, 2 * slack);
-    near.slack = next;
+    t.stale.push_back({slot, next});
+  }
+}
+
+void StaticContacts::rebuild_stale(const GridIndex& statics, const Owners& static_owners, Scratch& t) {
+  // Each list is a grid query whose rows and shapes lie far apart in memory: the next
+  // lists' rows and shapes are fetched while this one is built (GridIndex::prefetch_rows).
+  constexpr std::size_t rows_ahead = 2, shapes_ahead = 1;
+  for (std::size_t j = 0; j < t.stale.size(); ++j) {
+    if (j + rows_ahead < t.stale.size()) statics.prefetch_rows(t.stale[j + rows_ahead].slack);
+    if (j + shapes_ahead < t.stale.size()) statics.prefetch_shapes(t.stale[j + shapes_ahead].slack);
+    Near& near = near_[t.stale[j].slot];
+    near.slack = t.stale[j].slack;
     near.epoch = epoch_;
     near.statics.clear();
     // The statics that touch the slack box and maybe a few more (the grid's candidates),
@@ -136,7 +165,6 @@ const StaticContacts::Near& StaticContacts::near_statics(const Aabb& box, std::u
     near.ends[1] += near.ends[0];
     near.ends[2] += near.ends[1];
   }
-  return near;
 }
 
 template <ShapeKind static_kind, class S>
@@ -175,10 +203,9 @@ void StaticContacts::batch_overlapping(const S& shape, const Aabb& box, std::uin
 }
 
 template <class S>
-void StaticContacts::pairs_of(const S& shape, std::uint32_t slot, float margin, Isa isa, const GridIndex& statics,
-                              const Owners& static_owners, Scratch& t) {
+void StaticContacts::pairs_of(const S& shape, std::uint32_t slot, float margin, Isa isa, Scratch& t) const {
   const Aabb box = grown(bounds(shape), margin);
-  const Near& near = near_statics(box, slot, statics, static_owners, t);
+  const Near& near = near_[slot];  // current (rebuild_stale)
   const Candidate* c = near.statics.data();
   if (margin != 0.0f) {
     for (std::uint32_t i = 0, k = 0; i < near.statics.size(); ++i) {
@@ -206,6 +233,8 @@ void StaticContacts::find(const Scene& dynamic, const Owners& dynamic_owners, co
         tbb::blocked_range<std::uint32_t>(0, static_cast<std::uint32_t>(dynamic.count(kind)), shapes_per_task),
         [&](const tbb::blocked_range<std::uint32_t>& r) {
           Scratch& t = scratch_.local();
+          find_stale(dynamic, kind, dynamic_owners, r.begin(), r.end(), margin, statics.cell_size(), t);
+          rebuild_stale(statics, static_owners, t);
           for (std::uint32_t i = r.begin(); i != r.end(); ++i) {
             const std::uint32_t slot = dynamic_owners[k][i];
             // Each list is a block of its own: fetch the one a few shapes
@@ -213,13 +242,13 @@ void StaticContacts::find(const Scene& dynamic, const Owners& dynamic_owners, co
             if (i + prefetch_ahead < r.end()) prefetch(near_[dynamic_owners[k][i + prefetch_ahead]]);
             switch (kind) {
               case ShapeKind::segment:
-                pairs_of(dynamic.segment(i), slot, margin, isa, statics, static_owners, t);
+                pairs_of(dynamic.segment(i), slot, margin, isa, t);
                 break;
               case ShapeKind::circle:
-                pairs_of(dynamic.circle(i), slot, margin, isa, statics, static_owners, t);
+                pairs_of(dynamic.circle(i), slot, margin, isa, t);
                 break;
               case ShapeKind::box:
-                pairs_of(dynamic.box(i), slot, margin, isa, statics, static_owners, t);
+                pairs_of(dynamic.box(i), slot, margin, isa, t);
                 break;
             }
           }

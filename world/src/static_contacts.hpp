@@ -77,7 +77,13 @@ class StaticContacts {
     std::array<std::uint8_t, batch_pairs> hits;
     std::array<std::uint64_t, batch_pairs> found;  // flush's keys of the pairs that touch
   };
+  /// A dynamic shape whose list is stale, and the slack box of its new list.
+  struct Stale {
+    std::uint32_t slot;
+    Aabb slack;
+  };
   struct Scratch {
+    std::vector<Stale> stale;
     std::vector<IndexedShape> found;
     std::vector<std::uint64_t> pairs;
     std::array<Batch, 9> batches;  // by 3 * dynamic kind + static kind
@@ -86,11 +92,15 @@ class StaticContacts {
   template <ShapeKind static_kind, class S>
   static void batch_overlapping(const S& shape, const Aabb& box, std::uint32_t slot, const Candidate* begin,
                                 const Candidate* end, Isa isa, Scratch& t);
+  /// The shapes [begin, end) of `kind` whose (grown) bounds left their slack box, or whose
+  /// list is from before the statics changed, into t.stale.
+  void find_stale(const Scene& dynamic, ShapeKind kind, const Owners& dynamic_owners, std::uint32_t begin,
+                  std::uint32_t end, float margin, float cell, Scratch& t) const;
+  /// Their lists built again, from the grid of static shapes.
+  void rebuild_stale(const GridIndex& statics, const Owners& static_owners, Scratch& t);
+  /// A shape's pairs from its (current) list, into the batches or t.pairs.
   template <class S>
-  void pairs_of(const S& shape, std::uint32_t slot, float margin, Isa isa, const GridIndex& statics,
-                const Owners& static_owners, Scratch& t);
-  const Near& near_statics(const Aabb& box, std::uint32_t slot, const GridIndex& statics, const Owners& static_owners,
-                           Scratch& t);
+  void pairs_of(const S& shape, std::uint32_t slot, float margin, Isa isa, Scratch& t) const;
   /// Starts fetching a list that will be read soon.
   static void prefetch(const Near& near);
   static void flush(Batch& b, ShapeKind dynamic_kind, ShapeKind static_kind, Isa isa, std::vector<std::uint64_t>& out);

@@ -86,6 +86,14 @@ class GridIndex {
   /// cells it crosses, a small shape in its home cell, so which others depends on the
   /// grid). For a caller that keeps them and tests them against shapes of its own.
   void candidates(const Aabb& box, std::vector<IndexedShape>& out) const;
+  /// Start fetching from memory what candidates(box) reads, in two steps, for a caller
+  /// with several boxes to ask about: each box's trips to memory (a dozen on a large index,
+  /// one per row and column the box meets) then overlap with other work instead of
+  /// following one another. prefetch_rows(box) fetches where the box's rows are found;
+  /// prefetch_shapes(box), called later (once those have arrived), the shapes there; then
+  /// candidates(box). Neither changes anything or decides anything: they only save time.
+  void prefetch_rows(const Aabb& box) const;
+  void prefetch_shapes(const Aabb& box) const;
 
   /// Every pair of a shape of `queries` and a shape of the index that intersect (closed
   /// shapes: touching counts) or, with a margin m > 0, lie within distance m of each other
