@@ -125,9 +125,11 @@ void StaticContacts::prefetch(const Near& near) {
 void StaticContacts::find_stale(const Scene& dynamic, ShapeKind kind, const Owners& dynamic_owners, std::uint32_t begin,
                                 std::uint32_t end, float margin, float cell, Scratch& t) const {
   t.stale.clear();
+  t.boxes.clear();
   for (std::uint32_t i = begin; i != end; ++i) {
     const std::uint32_t slot = dynamic_owners[static_cast<std::size_t>(kind)][i];
     const Aabb box = grown(bounds_in(dynamic, kind, i), margin);
+    t.boxes.push_back(box);
     const Near& near = near_[slot];
     if (near.epoch == epoch_ && contains(near.slack, box)) continue;
     const float slack = slack_of(box, cell);
@@ -203,8 +205,8 @@ void StaticContacts::batch_overlapping(const S& shape, const Aabb& box, std::uin
 }
 
 template <class S>
-void StaticContacts::pairs_of(const S& shape, std::uint32_t slot, float margin, Isa isa, Scratch& t) const {
-  const Aabb box = grown(bounds(shape), margin);
+void StaticContacts::pairs_of(const S& shape, const Aabb& box, std::uint32_t slot, float margin, Isa isa,
+                              Scratch& t) const {
   const Near& near = near_[slot];  // current (rebuild_stale)
   const Candidate* c = near.statics.data();
   if (margin != 0.0f) {
@@ -242,13 +244,13 @@ void StaticContacts::find(const Scene& dynamic, const Owners& dynamic_owners, co
             if (i + prefetch_ahead < r.end()) prefetch(near_[dynamic_owners[k][i + prefetch_ahead]]);
             switch (kind) {
               case ShapeKind::segment:
-                pairs_of(dynamic.segment(i), slot, margin, isa, t);
+                pairs_of(dynamic.segment(i), t.boxes[i - r.begin()], slot, margin, isa, t);
                 break;
               case ShapeKind::circle:
-                pairs_of(dynamic.circle(i), slot, margin, isa, t);
+                pairs_of(dynamic.circle(i), t.boxes[i - r.begin()], slot, margin, isa, t);
                 break;
               case ShapeKind::box:
-                pairs_of(dynamic.box(i), slot, margin, isa, t);
+                pairs_of(dynamic.box(i), t.boxes[i - r.begin()], slot, margin, isa, t);
                 break;
             }
           }

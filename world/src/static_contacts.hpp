@@ -83,6 +83,7 @@ class StaticContacts {
     Aabb slack;
   };
   struct Scratch {
+    std::vector<Aabb> boxes;  // of the task's shapes, grown by the margin (find_stale)
     std::vector<Stale> stale;
     std::vector<IndexedShape> found;
     std::vector<std::uint64_t> pairs;
@@ -93,14 +94,16 @@ class StaticContacts {
   static void batch_overlapping(const S& shape, const Aabb& box, std::uint32_t slot, const Candidate* begin,
                                 const Candidate* end, Isa isa, Scratch& t);
   /// The shapes [begin, end) of `kind` whose (grown) bounds left their slack box, or whose
-  /// list is from before the statics changed, into t.stale.
+  /// list is from before the statics changed, into t.stale; their grown bounds into
+  /// t.boxes.
   void find_stale(const Scene& dynamic, ShapeKind kind, const Owners& dynamic_owners, std::uint32_t begin,
                   std::uint32_t end, float margin, float cell, Scratch& t) const;
   /// Their lists built again, from the grid of static shapes.
   void rebuild_stale(const GridIndex& statics, const Owners& static_owners, Scratch& t);
-  /// A shape's pairs from its (current) list, into the batches or t.pairs.
+  /// A shape's pairs from its (current) list, into the batches or t.pairs; `box`: its
+  /// bounds grown by the margin.
   template <class S>
-  void pairs_of(const S& shape, std::uint32_t slot, float margin, Isa isa, Scratch& t) const;
+  void pairs_of(const S& shape, const Aabb& box, std::uint32_t slot, float margin, Isa isa, Scratch& t) const;
   /// Starts fetching a list that will be read soon.
   static void prefetch(const Near& near);
   static void flush(Batch& b, ShapeKind dynamic_kind, ShapeKind static_kind, Isa isa, std::vector<std::uint64_t>& out);
