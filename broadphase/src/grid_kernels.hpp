@@ -33,12 +33,15 @@ inline constexpr std::uint32_t crowded_cell_shapes = 32;
 /// Candidate pairs (positions in the grid's columns, or a large shape's index and a
 /// position) waiting for their exact tests. A kernel appends while count <= limit() and
 /// calls flush(context) past that, which runs the tests and sets count to 0. The arrays
-/// have room for sixteen lanes past limit(): the kernels store whole vectors.
+/// have room for sixteen lanes past limit(): the kernels store whole vectors. Only the
+/// first `count` entries are ever read, so the arrays are left uninitialized: a one-shape
+/// query (GridIndex::candidates, a World's rebuilt static lists) makes a buffer per call,
+/// and zeroing its 2 KB was a seventh of the call.
 struct CandidateBuffer {
   static constexpr std::uint32_t capacity = 256;
   static constexpr std::uint32_t lanes = 16;  // the widest store a kernel makes
   static constexpr std::uint32_t limit() { return capacity - 8; }
-  std::uint32_t a[capacity - 8 + lanes]{}, b[capacity - 8 + lanes]{};  // limit() + lanes
+  std::uint32_t a[capacity - 8 + lanes], b[capacity - 8 + lanes];  // limit() + lanes
   std::uint32_t count = 0;
   void (*flush)(void* context) = nullptr;
   void* context = nullptr;
