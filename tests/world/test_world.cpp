@@ -69,6 +69,25 @@ struct Model {
   }
 };
 
+/// The shape moved by d (float sums).
+Shape translated(Shape s, Vec2 d) {
+  std::visit(
+      [&](auto& g) {
+        using S = std::decay_t<decltype(g)>;
+        if constexpr (std::is_same_v<S, Segment>) {
+          g.a = {g.a.x + d.x, g.a.y + d.y};
+          g.b = {g.b.x + d.x, g.b.y + d.y};
+        } else if constexpr (std::is_same_v<S, Circle>) {
+          g.c = {g.c.x + d.x, g.c.y + d.y};
+        } else {
+          g.min = {g.min.x + d.x, g.min.y + d.y};
+          g.max = {g.max.x + d.x, g.max.y + d.y};
+        }
+      },
+      s);
+  return s;
+}
+
 std::vector<HandlePair> minus(const std::vector<HandlePair>& a, const std::vector<HandlePair>& b) {
   std::vector<HandlePair> out;
   std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
@@ -513,21 +532,7 @@ TEST_CASE("dynamic shapes touching more static shapes than a batch of exact test
         previous = want;
         // Every dynamic shape a step to the right: some leave their slack boxes.
         for (ShapeHandle h : moving) {
-          Shape moved = model.shapes[h].shape;
-          std::visit(
-              [&](auto& g) {
-                using S = std::decay_t<decltype(g)>;
-                if constexpr (std::is_same_v<S, Segment>) {
-                  g.a.x += 1.5f;
-                  g.b.x += 1.5f;
-                } else if constexpr (std::is_same_v<S, Circle>) {
-                  g.c.x += 1.5f;
-                } else {
-                  g.min.x += 1.5f;
-                  g.max.x += 1.5f;
-                }
-              },
-              moved);
+          const Shape moved = translated(model.shapes[h].shape, {1.5f, 0.0f});
           world.move(h, moved);
           model.shapes[h].shape = moved;
         }
@@ -569,23 +574,6 @@ TEST_CASE("dynamic shapes drifting over small static shapes keep their static pa
     const float speed = std::array{0.0f, 1.0f / 64, 0.1f, 0.4f, 2.5f}[i % 5];
     steps.push_back({speed * u(-1, 1), speed * u(-1, 1)});
   }
-  auto moved = [](Shape s, Vec2 d) {
-    std::visit(
-        [&](auto& g) {
-          using S = std::decay_t<decltype(g)>;
-          if constexpr (std::is_same_v<S, Segment>) {
-            g.a = {g.a.x + d.x, g.a.y + d.y};
-            g.b = {g.b.x + d.x, g.b.y + d.y};
-          } else if constexpr (std::is_same_v<S, Circle>) {
-            g.c = {g.c.x + d.x, g.c.y + d.y};
-          } else {
-            g.min = {g.min.x + d.x, g.min.y + d.y};
-            g.max = {g.max.x + d.x, g.max.y + d.y};
-          }
-        },
-        s);
-    return s;
-  };
   // Each frame's dynamic shapes, the same for every world.
   constexpr int frames = 30;
   std::vector<std::vector<Shape>> history(frames);
@@ -594,7 +582,7 @@ TEST_CASE("dynamic shapes drifting over small static shapes keep their static pa
     for (std::size_t i = 0; i < dynamics.size(); ++i) {
       if (random.u() < 0.05) steps[i] = {-steps[i].x, -steps[i].y};
       history[f].push_back(random.u() < 0.02 ? small_shape(at(5, 35), at(5, 35), static_cast<int>(i), 2.0f)
-                                             : moved(history[f - 1][i], steps[i]));
+                                             : translated(history[f - 1][i], steps[i]));
     }
   for (float margin : {0.0f, 0.25f}) {
     // The brute force's pair sets, by position: static i is i, dynamic j is 900 + j.
