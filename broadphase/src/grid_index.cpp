@@ -262,8 +262,6 @@ struct GridIndex::Impl {
     if (begin < end) kernels.range_pairs(s, q, begin, end, t.candidates);
   }
 
-  /// Query shape q: its candidates among the small shapes into the buffer, its pairs
-  /// with the large ones into t.keys.
   /// `box` within the indexed shapes' extent (which holds every one of them: a shape
   /// meets the box iff it meets this part), so that its cell indices stay in range however
   /// far the box reaches; nothing when the box misses the extent.
@@ -325,6 +323,8 @@ struct GridIndex::Impl {
     }
   }
 
+  /// Query shape q: its candidates among the small shapes into the buffer, its pairs
+  /// with the large ones into t.keys.
   void query(std::uint32_t q, Scratch& t) const {
     ShapeRecord query = t.record(q);
     const ShapeKind kind = t.kind(q);
