@@ -88,6 +88,11 @@ std::optional<std::string> invalid_def(const ShapeDef& def) {
 /// (lower slot, higher slot) as one key: the sort order of pairs and events.
 std::uint64_t slot_key(const HandlePair& p) { return std::uint64_t{p.a.index} << 32 | p.b.index; }
 
+/// The step's per-pair loops (keys to handles, the events) run in parallel over pieces of
+/// this many pairs, fixed by the count alone: a piece's work is a few microseconds, more
+/// than a task's cost, and a frame of 100,000 shapes has dozens of them.
+constexpr std::size_t pairs_per_piece = 4096;
+
 }  // namespace
 
 InvalidHandleError::InvalidHandleError(ShapeHandle handle, const std::string& what)
@@ -235,10 +240,15 @@ struct World::State {
     return (fa.category & fb.mask) != 0 && (fb.category & fa.mask) != 0;
   }
 
-  void add_pair(std::uint32_t a, std::uint32_t b) {
-    if (!accepts(a, b)) return;
+  /// The key of a pair the filters refuse: 2^(2 slot_bits) - 1, above every pair's key
+  /// (a lower slot is at most 2^slot_bits - 2), so that refused pairs sort last.
+  std::uint64_t refused_key() const { return ~std::uint64_t{0} >> (64 - 2 * slot_bits); }
+
+  /// (lower slot, higher slot) as lower << slot_bits | higher, or refused_key().
+  std::uint64_t key_of(std::uint32_t a, std::uint32_t b) const {
+    if (!accepts(a, b)) return refused_key();
     if (b < a) std::swap(a, b);
-    pair_keys.push_back(std::uint64_t{a} << slot_bits | b);
+    return std::uint64_t{a} << slot_bits | b;
   }
 
   /// Exact bounds for the scenes, and the indexes of `which` scenes up to date. In the
@@ -270,40 +280,69 @@ struct World::State {
       static_keys.clear();
       static_contacts.find(scenes[dynamic_scene], owners[dynamic_scene], index[static_scene], owners[static_scene],
                            margin, slots.size(), resolve_isa(options.isa), static_keys);
-      if (margin != 0.0f) index[dynamic_scene].pairs_with(scenes[dynamic_scene], self_pairs, margin);
-      const auto& dyn = owners[dynamic_scene];
-      auto dynamic_slot = [&](ShapeId id) { return dyn[static_cast<std::size_t>(id.kind())][id.index()]; };
-      pair_keys.clear();
-      slot_bits = static_cast<int>(std::bit_width(slots.size()));
-      if (margin == 0.0f) {
+      if (margin != 0.0f) {
+        index[dynamic_scene].pairs_with(scenes[dynamic_scene], self_pairs, margin);
+      } else {
         // The grid this builds is kept as the dynamic shapes' index: queries and
         // continuous collision on this frame read it rather than build it again.
         // In any order: they are sorted below, by slot.
         work_finder().find_pairs(scenes[dynamic_scene], dynamic_pairs, index[dynamic_scene], PairOrder::any);
         index_stale[dynamic_scene] = false;
-        for (const Pair& p : dynamic_pairs) add_pair(dynamic_slot(p.first()), dynamic_slot(p.second()));
-      } else {
-        for (const CrossPair& c : self_pairs)
-          if (c.query.bits() < c.shape.bits()) add_pair(dynamic_slot(c.query), dynamic_slot(c.shape));
       }
-      for (std::uint64_t k : static_keys) add_pair(static_cast<std::uint32_t>(k >> 32), static_cast<std::uint32_t>(k));
+      slot_bits = static_cast<int>(std::bit_width(slots.size()));
+      const std::size_t own = margin == 0.0f ? dynamic_pairs.size() : self_pairs.size();
+      pair_keys.resize(own + static_keys.size());
+      detail::parallel_for(std::size_t{0}, pieces_of(pair_keys.size()),
+                           [&](std::size_t k) { keys_of_pairs(k * pairs_per_piece, own, margin != 0.0f); });
       // (lower slot, higher slot) keys: sorted, they are handle order (slot_key). A pair
-      // the grid found twice (PairOrder::any) is kept once.
+      // the grid found twice (PairOrder::any) is kept once; the refused ones are last.
       sort_keys(pair_keys, 2 * slot_bits, sort_scratch);
       pair_keys.erase(std::unique(pair_keys.begin(), pair_keys.end()), pair_keys.end());
+      if (!pair_keys.empty() && pair_keys.back() == refused_key()) pair_keys.pop_back();
       next.resize(pair_keys.size());
-      const std::uint64_t low = (std::uint64_t{1} << slot_bits) - 1;
-      // Pairs far apart in slots read generations far apart: fetched a few pairs ahead.
-      constexpr std::size_t ahead = 16;
-      for (std::size_t i = 0; i < pair_keys.size(); ++i) {
-        if (i + ahead < pair_keys.size()) {
-          __builtin_prefetch(&generations[pair_keys[i + ahead] >> slot_bits]);
-          __builtin_prefetch(&generations[pair_keys[i + ahead] & low]);
-        }
-        next[i] = {handle_of(static_cast<std::uint32_t>(pair_keys[i] >> slot_bits)),
-                   handle_of(static_cast<std::uint32_t>(pair_keys[i] & low))};
-      }
+      detail::parallel_for(std::size_t{0}, pieces_of(pair_keys.size()),
+                           [&](std::size_t k) { handles_of_keys(k * pairs_per_piece); });
     });
+  }
+
+  static std::size_t pieces_of(std::size_t pairs) { return (pairs + pairs_per_piece - 1) / pairs_per_piece; }
+
+  /// pair_keys[i] for the piece from `first` on: the first `own` are the dynamic shapes'
+  /// pairs among themselves (the grid's; with a margin, the index's, each found from both
+  /// sides and kept from the lower id's), the rest the static contacts.
+  void keys_of_pairs(std::size_t first, std::size_t own, bool margin) {
+    const std::size_t last = std::min(first + pairs_per_piece, pair_keys.size());
+    const auto& dyn = owners[dynamic_scene];
+    auto dynamic_slot = [&](ShapeId id) { return dyn[static_cast<std::size_t>(id.kind())][id.index()]; };
+    for (std::size_t i = first; i < std::min(last, own); ++i) {
+      if (!margin) {
+        pair_keys[i] = key_of(dynamic_slot(dynamic_pairs[i].first()), dynamic_slot(dynamic_pairs[i].second()));
+      } else {
+        const CrossPair& c = self_pairs[i];
+        pair_keys[i] =
+            c.query.bits() < c.shape.bits() ? key_of(dynamic_slot(c.query), dynamic_slot(c.shape)) : refused_key();
+      }
+    }
+    for (std::size_t i = std::max(first, own); i < last; ++i) {
+      const std::uint64_t k = static_keys[i - own];
+      pair_keys[i] = key_of(static_cast<std::uint32_t>(k >> 32), static_cast<std::uint32_t>(k));
+    }
+  }
+
+  /// next[i] for the piece of pair_keys from `first` on: the keys' slots as handles.
+  void handles_of_keys(std::size_t first) {
+    const std::size_t last = std::min(first + pairs_per_piece, pair_keys.size());
+    const std::uint64_t low = (std::uint64_t{1} << slot_bits) - 1;
+    // Pairs far apart in slots read generations far apart: fetched a few pairs ahead.
+    constexpr std::size_t ahead = 16;
+    for (std::size_t i = first; i < last; ++i) {
+      if (i + ahead < last) {
+        __builtin_prefetch(&generations[pair_keys[i + ahead] >> slot_bits]);
+        __builtin_prefetch(&generations[pair_keys[i + ahead] & low]);
+      }
+      next[i] = {handle_of(static_cast<std::uint32_t>(pair_keys[i] >> slot_bits)),
+                 handle_of(static_cast<std::uint32_t>(pair_keys[i] & low))};
+    }
   }
 
   /// The swept disk's bounds, rounded outward one float step past the double values, so
@@ -383,27 +422,64 @@ struct World::State {
     swept.clear();
   }
 
-  /// begins = next \ current, ends = current \ next; a slot pair whose generations differ
-  /// is a different pair (a shape destroyed and its slot reused).
+  /// begins = next \ current, ends = current \ next (both sorted by slot key; a slot pair
+  /// whose generations differ is a different pair: a shape destroyed and its slot reused),
+  /// then next becomes current. In pieces of next that run in parallel: piece k diffs next's
+  /// pairs from k * pairs_per_piece on against current's from the first whose key is not
+  /// below the piece's first key (and before the next piece's). The pieces split the keys
+  /// in order, so their events, concatenated, are those of one merge of the two lists,
+  /// whatever the threads.
   void find_events() {
+    const std::size_t pieces = std::max<std::size_t>(1, pieces_of(next.size()));
+    if (event_pieces.size() < pieces) event_pieces.resize(pieces);
+    // Where piece k starts in current.
+    auto current_at = [&](std::size_t k) -> std::size_t {
+      if (k == 0) return 0;
+      if (k == pieces) return current.size();
+      const std::uint64_t key = slot_key(next[k * pairs_per_piece]);
+      return static_cast<std::size_t>(
+          std::lower_bound(current.begin(), current.end(), key,
+                           [](const HandlePair& p, std::uint64_t first) { return slot_key(p) < first; }) -
+          current.begin());
+    };
+    run_frame([&] {
+      detail::parallel_for(std::size_t{0}, pieces, [&](std::size_t k) {
+        diff(current_at(k), current_at(k + 1), std::min(k * pairs_per_piece, next.size()),
+             std::min((k + 1) * pairs_per_piece, next.size()), event_pieces[k]);
+      });
+    });
     begins.clear();
     ends.clear();
-    std::size_t i = 0, j = 0;
-    while (i < current.size() || j < next.size()) {
-      if (j == next.size() || (i < current.size() && slot_key(current[i]) < slot_key(next[j]))) {
-        ends.push_back(current[i++]);
-      } else if (i == current.size() || slot_key(next[j]) < slot_key(current[i])) {
-        begins.push_back(next[j++]);
+    for (std::size_t k = 0; k < pieces; ++k) {
+      begins.insert(begins.end(), event_pieces[k].begins.begin(), event_pieces[k].begins.end());
+      ends.insert(ends.end(), event_pieces[k].ends.begin(), event_pieces[k].ends.end());
+    }
+    current.swap(next);
+  }
+
+  /// The events of current[i, i_end) against next[j, j_end) (one merge), into `out`.
+  struct Events {
+    std::vector<HandlePair> begins, ends;
+  };
+  void diff(std::size_t i, std::size_t i_end, std::size_t j, std::size_t j_end, Events& out) const {
+    out.begins.clear();
+    out.ends.clear();
+    while (i < i_end || j < j_end) {
+      if (j == j_end || (i < i_end && slot_key(current[i]) < slot_key(next[j]))) {
+        out.ends.push_back(current[i++]);
+      } else if (i == i_end || slot_key(next[j]) < slot_key(current[i])) {
+        out.begins.push_back(next[j++]);
       } else {
+        // The same slots: the same pair unless a slot was used again since (a new
+        // generation), which ends the old pair and begins the new one.
         if (!(current[i] == next[j])) {
-          ends.push_back(current[i]);
-          begins.push_back(next[j]);
+          out.ends.push_back(current[i]);
+          out.begins.push_back(next[j]);
         }
         ++i;
         ++j;
       }
     }
-    current.swap(next);
   }
 
   WorldOptions options;
@@ -427,6 +503,7 @@ struct World::State {
   std::vector<std::uint64_t> static_keys;  // dynamic slot << 32 | static slot
   std::vector<CrossPair> self_pairs;
   std::vector<HandlePair> current, next, begins, ends;
+  std::vector<Events> event_pieces;  // find_events' pieces, kept between steps
   std::vector<Impact> impacts;
   std::vector<std::uint32_t> moving;  // slots of the circles with a displacement
   Scene swept;                        // their swept bounds, as boxes
@@ -852,6 +929,7 @@ void World::release_memory() {
   std::vector<std::uint64_t>().swap(s.static_keys);
   std::vector<CrossPair>().swap(s.self_pairs);
   std::vector<HandlePair>().swap(s.next);
+  std::vector<State::Events>().swap(s.event_pieces);
   std::vector<std::uint64_t>().swap(s.pair_keys);
   std::vector<std::uint64_t>().swap(s.sort_scratch);
   std::vector<std::uint32_t>().swap(s.stamps);
