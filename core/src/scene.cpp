@@ -120,29 +120,41 @@ ShapeId Scene::add(const Box& b) {
   return {ShapeKind::box, index};
 }
 
-void Scene::set(std::uint32_t i, const Segment& s) {
+void Scene::replace(std::uint32_t i, const Segment& s) {
   check_valid(s, {ShapeKind::segment, i});
   segments_.ax[i] = s.a.x;
   segments_.ay[i] = s.a.y;
   segments_.bx[i] = s.b.x;
   segments_.by[i] = s.b.y;
-  extend(hitgrid::bounds(s));
 }
 
-void Scene::set(std::uint32_t i, const Circle& c) {
+void Scene::replace(std::uint32_t i, const Circle& c) {
   check_valid(c, {ShapeKind::circle, i});
   circles_.cx[i] = c.c.x;
   circles_.cy[i] = c.c.y;
   circles_.r[i] = c.r;
-  extend(hitgrid::bounds(c));
 }
 
-void Scene::set(std::uint32_t i, const Box& b) {
+void Scene::replace(std::uint32_t i, const Box& b) {
   check_valid(b, {ShapeKind::box, i});
   boxes_.minx[i] = b.min.x;
   boxes_.miny[i] = b.min.y;
   boxes_.maxx[i] = b.max.x;
   boxes_.maxy[i] = b.max.y;
+}
+
+void Scene::set(std::uint32_t i, const Segment& s) {
+  replace(i, s);
+  extend(hitgrid::bounds(s));
+}
+
+void Scene::set(std::uint32_t i, const Circle& c) {
+  replace(i, c);
+  extend(hitgrid::bounds(c));
+}
+
+void Scene::set(std::uint32_t i, const Box& b) {
+  replace(i, b);
   extend(hitgrid::bounds(b));
 }
 

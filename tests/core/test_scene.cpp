@@ -159,6 +159,35 @@ TEST_CASE("Scene::set replaces a shape, validated, and swap_remove moves the las
   CHECK(scene.bounds().min.x == infinity);
 }
 
+TEST_CASE("Scene::replace writes a shape as set does, validated, but leaves bounds() to recompute_bounds", "[scene]") {
+  Scene scene;
+  scene.add(Segment{{0, 0}, {1, 1}});
+  scene.add(Circle{{0, 0}, 1});
+  scene.add(Box{{0, 0}, {1, 1}});
+  const Scene before = scene;
+  CHECK_THROWS_AS(scene.replace(0, Segment{{0, std::numeric_limits<float>::infinity()}, {1, 1}}), InvalidShapeError);
+  CHECK_THROWS_AS(scene.replace(0, Circle{{0, 0}, -1}), InvalidShapeError);
+  CHECK_THROWS_AS(scene.replace(0, Box{{1, 0}, {0, 1}}), InvalidShapeError);
+  CHECK(scene == before);
+
+  const Aabb old = scene.bounds();
+  scene.replace(0, Segment{{-7, 2}, {3, 9}});
+  scene.replace(0, Circle{{20, 20}, 2});
+  scene.replace(0, Box{{-1, -30}, {0, 0}});
+  CHECK(scene.segment(0) == Segment{{-7, 2}, {3, 9}});
+  CHECK(scene.circle(0) == Circle{{20, 20}, 2});
+  CHECK(scene.box(0) == Box{{-1, -30}, {0, 0}});
+  CHECK(scene.bounds() == old);  // not grown
+  scene.recompute_bounds();
+  const Aabb circle = bounds(Circle{{20, 20}, 2});
+  CHECK(scene.bounds() == Aabb{{-7, -30}, circle.max});
+  Scene by_set = before;
+  by_set.set(0, Segment{{-7, 2}, {3, 9}});
+  by_set.set(0, Circle{{20, 20}, 2});
+  by_set.set(0, Box{{-1, -30}, {0, 0}});
+  CHECK(by_set == scene);
+}
+
 TEST_CASE("Scene::assign from rows equals adding the shapes one by one, and keeps its memory", "[scene]") {
   // Rows as a C array of structs gives them (stride 4 or 3), and a column-major block
   // (row stride 1, column stride n) as a transposed NumPy array gives them.

@@ -437,6 +437,70 @@ TEST_CASE("a refused call leaves the world as it was", "[world]") {
   unchanged();
 }
 
+TEST_CASE("a move of many shapes is checked whole before any is written, and names the first invalid shape",
+          "[world]") {
+  // Batches of thousands of shapes are checked and written in pieces on the world's
+  // threads (World::move): the error is still the first invalid shape in the batch's
+  // order, nothing moves, and a batch that changes one shape's kind (written in order)
+  // moves every shape as one that does not.
+  constexpr int count = 20000;
+  std::vector<ShapeDef> defs;
+  std::vector<Shape> moved;
+  for (int i = 0; i < count; ++i) {
+    const float x = static_cast<float>(i % 200), y = static_cast<float>(i / 200);
+    defs.emplace_back(i % 3 == 0   ? Shape{Segment{{x, y}, {x + 1.2f, y + 0.7f}}}
+                      : i % 3 == 1 ? Shape{Circle{{x, y}, 0.6f}}
+                                   : Shape{Box{{x, y}, {x + 0.9f, y + 0.9f}}},
+                      i % 5 == 0 ? BodyType::static_body : BodyType::dynamic_body);
+    moved.push_back(translated(defs.back().shape, {0.25f, 0.5f}));
+  }
+  for (unsigned threads : {1u, 2u}) {
+    INFO(threads << " threads");
+    WorldOptions o;
+    o.threads = threads;
+    World world(o);
+    std::vector<ShapeHandle> h(count);
+    world.create(defs, h);
+    world.step();
+    const std::vector<HandlePair> pairs(world.pairs().begin(), world.pairs().end());
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    std::vector<Shape> bad = moved;
+    bad[17000] = Circle{{1, 1}, -1};
+    bad[9001] = Box{{nan, 0}, {1, 1}};
+    bad[19999] = Segment{{0, 0}, {std::numeric_limits<float>::infinity(), 0}};
+    try {
+      world.move(h, bad);
+      FAIL("no error");
+    } catch (const Error& e) {
+      CHECK(std::string(e.what()).find("move: shape (slot 9001, ") == 0);
+    }
+    for (int i = 0; i < count; i += 997) CHECK(world.shape(h[i]) == defs[i].shape);
+    world.step();
+    CHECK(std::vector<HandlePair>(world.pairs().begin(), world.pairs().end()) == pairs);
+    CHECK(world.begin_events().empty());
+
+    // Every shape moved by the same offset: the same pairs, no events, new places.
+    world.move(h, moved);
+    world.step();
+    CHECK(std::vector<HandlePair>(world.pairs().begin(), world.pairs().end()) == pairs);
+    CHECK(world.begin_events().empty());
+    CHECK(world.end_events().empty());
+    for (int i = 0; i < count; i += 997) CHECK(world.shape(h[i]) == moved[i]);
+    // Back, with the last shape made a tiny circle far away: the one kind change.
+    std::vector<Shape> back;
+    for (const ShapeDef& d : defs) back.push_back(d.shape);
+    back[count - 1] = Circle{{-1000, -1000}, 0.1f};
+    world.move(h, back);
+    world.step();
+    for (int i = 0; i < count; i += 997) CHECK(world.shape(h[i]) == back[i]);
+    std::vector<HandlePair> without_last;
+    for (const HandlePair& p : pairs)
+      if (p.a != h[count - 1] && p.b != h[count - 1]) without_last.push_back(p);
+    CHECK(std::vector<HandlePair>(world.pairs().begin(), world.pairs().end()) == without_last);
+    CHECK(world.end_events().size() == pairs.size() - without_last.size());
+  }
+}
+
 TEST_CASE("static shapes never pair with each other, and filters and bodies change pairs at the next step", "[world]") {
   World world;
   ShapeDef wall{Segment{{-10, 0}, {10, 0}}};

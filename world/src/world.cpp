@@ -305,7 +305,31 @@ struct World::State {
     });
   }
 
-  static std::size_t pieces_of(std::size_t pairs) { return (pairs + pairs_per_piece - 1) / pairs_per_piece; }
+  static std::size_t pieces_of(std::size_t pairs, std::size_t per_piece = pairs_per_piece) {
+    return (pairs + per_piece - 1) / per_piece;
+  }
+
+  /// World::move's shapes per piece, and what a piece's check finds: the first invalid
+  /// shape's position (or the batch's size), the shapes changing kind by body and new
+  /// kind, and which bodies it touches.
+  static constexpr std::size_t moves_per_piece = 4096;
+  struct MovePiece {
+    std::size_t first_invalid = 0;
+    std::array<std::array<std::size_t, 3>, 2> adding{};
+    std::array<bool, 2> touched{};
+  };
+  std::vector<MovePiece> move_pieces;
+
+  /// f(k, first, last) for the pieces of a move of n shapes: on the world's threads when
+  /// there are several, inline for one (a single move costs no arena).
+  template <class F>
+  void for_pieces(std::size_t n, const F& f) {
+    const std::size_t pieces = pieces_of(n, moves_per_piece);
+    if (move_pieces.size() < pieces) move_pieces.resize(pieces);
+    auto piece = [&](std::size_t k) { f(k, k * moves_per_piece, std::min(n, (k + 1) * moves_per_piece)); };
+    if (pieces <= 1) return pieces == 1 ? piece(0) : void();
+    run(false, [&] { detail::parallel_for(std::size_t{0}, pieces, piece); });
+  }
 
   /// pair_keys[i] for the piece from `first` on: the first `own` are the dynamic shapes'
   /// pairs among themselves (the grid's; with a margin, the index's, each found from both
@@ -606,14 +630,52 @@ void World::move(std::span<const ShapeHandle> handles, std::span<const Shape> sh
     throw Error("move: " + std::to_string(handles.size()) + " handles but " + std::to_string(shapes.size()) +
                 " shapes");
   s.check_distinct_live(handles, "move");
-  std::array<std::array<std::size_t, 3>, 2> adding{};  // shapes changing kind
-  for (std::size_t i = 0; i < handles.size(); ++i) {
-    if (auto why = invalid_shape(shapes[i])) throw Error("move: " + handle_text(handles[i]) + ": " + *why);
-    const State::Slot& slot = s.slots[handles[i].index];
-    if (kind_of(shapes[i]) != slot.kind) ++adding[scene_of(slot.body)][static_cast<std::size_t>(kind_of(shapes[i]))];
+  const std::size_t n = handles.size();
+  // The shapes checked in pieces (in parallel for large batches): the first invalid one
+  // is the error, as a loop in order would find it.
+  s.for_pieces(n, [&](std::size_t k, std::size_t first, std::size_t last) {
+    State::MovePiece& p = s.move_pieces[k];
+    p = {};
+    p.first_invalid = n;
+    for (std::size_t i = first; i < last; ++i) {
+      if (p.first_invalid == n && invalid_shape(shapes[i])) p.first_invalid = i;
+      const State::Slot& slot = s.slots[handles[i].index];
+      const std::size_t b = scene_of(slot.body);
+      if (kind_of(shapes[i]) != slot.kind) ++p.adding[b][static_cast<std::size_t>(kind_of(shapes[i]))];
+      p.touched[b] = true;
+    }
+  });
+  State::MovePiece all{};  // the pieces summed
+  all.first_invalid = n;
+  bool kinds_change = false;
+  for (std::size_t k = 0; k < State::pieces_of(n, State::moves_per_piece); ++k) {
+    const State::MovePiece& p = s.move_pieces[k];
+    all.first_invalid = std::min(all.first_invalid, p.first_invalid);
+    for (std::size_t b = 0; b < 2; ++b) {
+      all.touched[b] = all.touched[b] || p.touched[b];
+      for (std::size_t kind = 0; kind < 3; ++kind) {
+        all.adding[b][kind] += p.adding[b][kind];
+        kinds_change = kinds_change || p.adding[b][kind] != 0;
+      }
+    }
   }
-  s.check_room(adding);
-  for (std::size_t i = 0; i < handles.size(); ++i) {
+  if (all.first_invalid != n)
+    throw Error("move: " + handle_text(handles[all.first_invalid]) + ": " + *invalid_shape(shapes[all.first_invalid]));
+  s.check_room(all.adding);
+  if (!kinds_change) {
+    // Each shape written in its place: distinct places, so in parallel too.
+    s.for_pieces(n, [&](std::size_t, std::size_t first, std::size_t last) {
+      for (std::size_t i = first; i < last; ++i) {
+        const State::Slot& slot = s.slots[handles[i].index];
+        std::visit([&](const auto& g) { s.scenes[scene_of(slot.body)].replace(slot.dense, g); }, shapes[i]);
+      }
+    });
+    for (std::size_t b = 0; b < 2; ++b)
+      if (all.touched[b]) s.bounds_stale[b] = s.index_stale[b] = true;
+    return;
+  }
+  // A shape changing kind moves another into its old place (Scene::swap_remove): in order.
+  for (std::size_t i = 0; i < n; ++i) {
     State::Slot& slot = s.slots[handles[i].index];
     const std::size_t b = scene_of(slot.body);
     if (kind_of(shapes[i]) == slot.kind) {
@@ -929,6 +991,7 @@ void World::release_memory() {
   std::vector<std::uint64_t>().swap(s.static_keys);
   std::vector<CrossPair>().swap(s.self_pairs);
   std::vector<HandlePair>().swap(s.next);
+  std::vector<State::MovePiece>().swap(s.move_pieces);
   std::vector<State::Events>().swap(s.event_pieces);
   std::vector<std::uint64_t>().swap(s.pair_keys);
   std::vector<std::uint64_t>().swap(s.sort_scratch);

@@ -70,6 +70,12 @@ class Scene {
   void set(std::uint32_t i, const Segment& s);
   void set(std::uint32_t i, const Circle& c);
   void set(std::uint32_t i, const Box& b);
+  /// set() without growing bounds(), which may then miss shape i until
+  /// recompute_bounds(): for a caller that replaces many shapes and recomputes the bounds
+  /// before reading them (the World). Calls on distinct shapes may run concurrently.
+  void replace(std::uint32_t i, const Segment& s);
+  void replace(std::uint32_t i, const Circle& c);
+  void replace(std::uint32_t i, const Box& b);
   /// Remove shape i of the kind by moving the kind's last shape into its place (that
   /// shape's id becomes i; no other id changes). bounds() does not shrink.
   void swap_remove(ShapeKind kind, std::uint32_t i);

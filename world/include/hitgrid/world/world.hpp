@@ -191,7 +191,9 @@ class World {
   void destroy(std::span<const ShapeHandle> handles);
   /// New geometry (of any kind) for a shape.
   void move(ShapeHandle handle, const Shape& shape);
-  /// shapes[i] for handles[i]; every handle live and appearing once.
+  /// shapes[i] for handles[i]; every handle live and appearing once. A batch of thousands
+  /// is checked and written on the world's threads (or through its TaskHook); an invalid
+  /// shape is reported as the first in the batch's order, and nothing moves.
   void move(std::span<const ShapeHandle> handles, std::span<const Shape> shapes);
   void set_filter(ShapeHandle handle, ShapeFilter filter);
   void set_body(ShapeHandle handle, BodyType body);
