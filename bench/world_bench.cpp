@@ -51,23 +51,8 @@ struct MovingShapes {
     };
     auto add = [&](const Shape& s, Vec2 o) {
       start.push_back(s);
-      std::visit(
-          [&](const auto& g) {
-            using S = std::decay_t<decltype(g)>;
-            S moved = g;
-            if constexpr (std::is_same_v<S, Segment>) {
-              moved.a = {g.a.x + o.x, g.a.y + o.y};
-              moved.b = {g.b.x + o.x, g.b.y + o.y};
-            } else if constexpr (std::is_same_v<S, Circle>) {
-              moved.c = {g.c.x + o.x, g.c.y + o.y};
-            } else {
-              moved.min = {g.min.x + o.x, g.min.y + o.y};
-              moved.max = {g.max.x + o.x, g.max.y + o.y};
-            }
-            frame[0].push_back(moved);
-            frame[1].push_back(g);
-          },
-          s);
+      frame[0].push_back(translated(s, o));
+      frame[1].push_back(s);
       step[0].push_back(o);
       step[1].push_back({-o.x, -o.y});
     };

@@ -87,24 +87,6 @@ struct Scenario {
   bool fixed_split;  // the work's split over threads is the same every frame
 };
 
-Shape moved(const Shape& s, float dx, float dy) {
-  return std::visit(
-      [&](auto g) -> Shape {
-        using T = decltype(g);
-        if constexpr (std::is_same_v<T, Circle>) {
-          g.c = {g.c.x + dx, g.c.y + dy};
-        } else if constexpr (std::is_same_v<T, Segment>) {
-          g.a = {g.a.x + dx, g.a.y + dy};
-          g.b = {g.b.x + dx, g.b.y + dy};
-        } else {
-          g.min = {g.min.x + dx, g.min.y + dy};
-          g.max = {g.max.x + dx, g.max.y + dy};
-        }
-        return g;
-      },
-      s);
-}
-
 constexpr int warm_up = 20, frames = 40;
 
 struct Counted {
@@ -135,7 +117,7 @@ Counted run(const Scenario& sc) {
     const ShapeHandle h = world.create(ShapeDef{i % 97 == 1 ? Shape{Segment{{x, y}, {x + 60.0f, y + 35.0f}}} : s});
     moving.push_back(h);
     here.push_back(world.shape(h));
-    there.push_back(moved(here.back(), step(rng), step(rng)));
+    there.push_back(translated(here.back(), {step(rng), step(rng)}));
     if (i % 3 == 0 && circles.size() < 40) circles.push_back(h);
   }
   std::vector<Segment> casts;

@@ -95,6 +95,25 @@ constexpr std::size_t pairs_per_piece = 4096;
 
 }  // namespace
 
+Shape translated(const Shape& shape, Vec2 d) {
+  auto plus = [&](Vec2 p) { return Vec2{p.x + d.x, p.y + d.y}; };
+  return std::visit(
+      [&](auto g) -> Shape {
+        using S = decltype(g);
+        if constexpr (std::is_same_v<S, Segment>) {
+          g.a = plus(g.a);
+          g.b = plus(g.b);
+        } else if constexpr (std::is_same_v<S, Circle>) {
+          g.c = plus(g.c);
+        } else {
+          g.min = plus(g.min);
+          g.max = plus(g.max);
+        }
+        return g;
+      },
+      shape);
+}
+
 InvalidHandleError::InvalidHandleError(ShapeHandle handle, const std::string& what)
     : Error(what + ": " + handle_text(handle) + " is not a live shape"), handle_(handle) {}
 

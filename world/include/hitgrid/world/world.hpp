@@ -101,6 +101,10 @@ struct ShapeFilter {
 
 using Shape = std::variant<Segment, Circle, Box>;
 
+/// The shape moved by d: each point's coordinates plus d's, every sum rounded to float (a
+/// circle keeps its radius). What World::move takes for a shape that slides.
+Shape translated(const Shape& shape, Vec2 d);
+
 struct ShapeDef {
   ShapeDef() = default;
   ShapeDef(const Shape& s, BodyType b = BodyType::dynamic_body, ShapeFilter f = {}, std::uint64_t u = 0)
