@@ -428,7 +428,7 @@ TEST_CASE("a refused call leaves the world as it was", "[world]") {
   unchanged();
 }
 
-TEST_CASE("a move of many shapes is checked whole before any is written, and names the first invalid shape",
+TEST_CASE("a move of many shapes is checked whole before any is written, and names the first bad handle or shape",
           "[world]") {
   // Batches of thousands of shapes are checked and written in pieces on the world's
   // threads (World::move): the error is still the first invalid shape in the batch's
@@ -465,6 +465,30 @@ TEST_CASE("a move of many shapes is checked whole before any is written, and nam
     } catch (const Error& e) {
       CHECK(std::string(e.what()).find("move: shape (slot 9001, ") == 0);
     }
+    // Handles are checked in pieces too: the first dead handle in order is named, else
+    // the first repeat in order (the second time a slot comes), whichever piece meets
+    // it first; a destroy batch is checked the same way.
+    auto refused_handle = [&](auto&& call) -> std::optional<ShapeHandle> {
+      try {
+        call();
+      } catch (const InvalidHandleError& e) {
+        return e.handle();
+      }
+      return std::nullopt;
+    };
+    std::vector<ShapeHandle> dead = h;
+    dead[15000].generation += 1;
+    dead[6000].generation += 1;
+    CHECK(refused_handle([&] { world.move(dead, moved); }) == dead[6000]);
+    CHECK(refused_handle([&] { world.destroy(dead); }) == dead[6000]);
+    std::vector<ShapeHandle> twice = h;
+    twice[18000] = h[300];    // a repeat across pieces, the later one first in no order
+    twice[12000] = h[11000];  // and the first in order, within one piece
+    CHECK(refused_handle([&] { world.move(twice, moved); }) == h[11000]);
+    CHECK(refused_handle([&] { world.destroy(twice); }) == h[11000]);
+    twice[12000] = h[12000];
+    CHECK(refused_handle([&] { world.destroy(twice); }) == h[300]);
+    REQUIRE(world.size() == count);
     for (int i = 0; i < count; i += 997) CHECK(world.shape(h[i]) == defs[i].shape);
     world.step();
     CHECK(std::vector<HandlePair>(world.pairs().begin(), world.pairs().end()) == pairs);

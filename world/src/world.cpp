@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <bit>
 #include <cmath>
 #include <initializer_list>
@@ -172,22 +173,56 @@ struct World::State {
     return f;
   }
 
+  bool is_live(ShapeHandle h) const {
+    return h.index < slots.size() && slots[h.index].alive && slots[h.index].generation == h.generation;
+  }
   const Slot& live(ShapeHandle h, const char* what) const {
-    if (h.index >= slots.size() || !slots[h.index].alive || slots[h.index].generation != h.generation)
-      throw InvalidHandleError(h, what);
+    if (!is_live(h)) throw InvalidHandleError(h, what);
     return slots[h.index];
   }
   ShapeHandle handle_of(std::uint32_t slot) const { return {slot, generations[slot]}; }
 
-  /// Throws unless every handle is live and appears once.
-  void check_distinct_live(std::span<const ShapeHandle> handles, const char* what) {
-    for (ShapeHandle h : handles) live(h, what);
-    // Each slot stamped with this call's number: a slot already stamped is a repeat.
+  /// A fresh stamp for check_distinct_live (every slot's stamp differs from it).
+  void next_stamp() {
     if (stamps.size() < slots.size()) stamps.resize(slots.size(), 0);
     if (++stamp == 0) {  // wrapped: old stamps could match
       std::fill(stamps.begin(), stamps.end(), 0u);
       stamp = 1;
     }
+  }
+
+  /// Throws unless every handle is live and appears once: for the first dead handle in
+  /// order, else for the first repeat in order. Each live handle's slot gets this call's
+  /// stamp; a slot that has it already is a repeat. In pieces (on the world's threads for
+  /// large batches), the stamps swapped in atomically: of a repeated slot's handles, one
+  /// sees the other's stamp, whichever comes first; the repeat to name is then found in
+  /// order, on this thread.
+  void check_distinct_live(std::span<const ShapeHandle> handles, const char* what) {
+    next_stamp();
+    const std::size_t n = handles.size();
+    handle_pieces.resize(pieces_of(n, moves_per_piece));
+    for_pieces(n, [&](std::size_t k, std::size_t first, std::size_t last) {
+      HandlePiece& p = handle_pieces[k];
+      p = {n, false};
+      for (std::size_t i = first; i < last; ++i) {
+        const ShapeHandle h = handles[i];
+        if (!is_live(h)) {
+          p.first_dead = std::min(p.first_dead, i);
+        } else if (std::atomic_ref<std::uint32_t>(stamps[h.index]).exchange(stamp, std::memory_order_relaxed) ==
+                   stamp) {
+          p.repeat = true;
+        }
+      }
+    });
+    std::size_t first_dead = n;
+    bool repeat = false;
+    for (const HandlePiece& p : handle_pieces) {
+      first_dead = std::min(first_dead, p.first_dead);
+      repeat = repeat || p.repeat;
+    }
+    if (first_dead != n) throw InvalidHandleError(handles[first_dead], what);
+    if (!repeat) return;
+    next_stamp();
     for (ShapeHandle h : handles) {
       if (stamps[h.index] == stamp) throw InvalidHandleError(h, std::string(what) + ": handle given twice");
       stamps[h.index] = stamp;
@@ -338,13 +373,20 @@ struct World::State {
     std::array<bool, 2> touched{};
   };
   std::vector<MovePiece> move_pieces;
+  /// What a piece of check_distinct_live finds: its first dead handle's position (or the
+  /// batch's size), and whether a handle met a slot already stamped.
+  struct HandlePiece {
+    std::size_t first_dead = 0;
+    bool repeat = false;
+  };
+  std::vector<HandlePiece> handle_pieces;
 
-  /// f(k, first, last) for the pieces of a move of n shapes: on the world's threads when
-  /// there are several, inline for one (a single move costs no arena).
+  /// f(k, first, last) for the pieces of a batch of n shapes or handles (moves_per_piece
+  /// each): on the world's threads when there are several, inline for one (a single
+  /// move costs no arena).
   template <class F>
   void for_pieces(std::size_t n, const F& f) {
     const std::size_t pieces = pieces_of(n, moves_per_piece);
-    if (move_pieces.size() < pieces) move_pieces.resize(pieces);
     auto piece = [&](std::size_t k) { f(k, k * moves_per_piece, std::min(n, (k + 1) * moves_per_piece)); };
     if (pieces <= 1) return pieces == 1 ? piece(0) : void();
     run(false, [&] { detail::parallel_for(std::size_t{0}, pieces, piece); });
@@ -650,6 +692,7 @@ void World::move(std::span<const ShapeHandle> handles, std::span<const Shape> sh
                 " shapes");
   s.check_distinct_live(handles, "move");
   const std::size_t n = handles.size();
+  s.move_pieces.resize(State::pieces_of(n, State::moves_per_piece));
   // The shapes checked in pieces (in parallel for large batches): the first invalid one
   // is the error, as a loop in order would find it.
   s.for_pieces(n, [&](std::size_t k, std::size_t first, std::size_t last) {
@@ -667,8 +710,7 @@ void World::move(std::span<const ShapeHandle> handles, std::span<const Shape> sh
   State::MovePiece all{};  // the pieces summed
   all.first_invalid = n;
   bool kinds_change = false;
-  for (std::size_t k = 0; k < State::pieces_of(n, State::moves_per_piece); ++k) {
-    const State::MovePiece& p = s.move_pieces[k];
+  for (const State::MovePiece& p : s.move_pieces) {
     all.first_invalid = std::min(all.first_invalid, p.first_invalid);
     for (std::size_t b = 0; b < 2; ++b) {
       all.touched[b] = all.touched[b] || p.touched[b];
@@ -1011,6 +1053,7 @@ void World::release_memory() {
   std::vector<CrossPair>().swap(s.self_pairs);
   std::vector<HandlePair>().swap(s.next);
   std::vector<State::MovePiece>().swap(s.move_pieces);
+  std::vector<State::HandlePiece>().swap(s.handle_pieces);
   std::vector<State::Events>().swap(s.event_pieces);
   std::vector<std::uint64_t>().swap(s.pair_keys);
   std::vector<std::uint64_t>().swap(s.sort_scratch);
