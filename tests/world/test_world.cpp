@@ -465,9 +465,8 @@ TEST_CASE("a move of many shapes is checked whole before any is written, and nam
     } catch (const Error& e) {
       CHECK(std::string(e.what()).find("move: shape (slot 9001, ") == 0);
     }
-    // Handles are checked in pieces too: the first dead handle in order is named, else
-    // the first repeat in order (the second time a slot comes), whichever piece meets
-    // it first; a destroy batch is checked the same way.
+    // Across the pieces of a large batch: the first dead handle in order is named, else
+    // the first repeat in order (the second time a slot comes); a destroy batch alike.
     auto refused_handle = [&](auto&& call) -> std::optional<ShapeHandle> {
       try {
         call();
@@ -482,7 +481,7 @@ TEST_CASE("a move of many shapes is checked whole before any is written, and nam
     CHECK(refused_handle([&] { world.move(dead, moved); }) == dead[6000]);
     CHECK(refused_handle([&] { world.destroy(dead); }) == dead[6000]);
     std::vector<ShapeHandle> twice = h;
-    twice[18000] = h[300];    // a repeat across pieces, the later one first in no order
+    twice[18000] = h[300];    // a repeat across pieces
     twice[12000] = h[11000];  // and the first in order, within one piece
     CHECK(refused_handle([&] { world.move(twice, moved); }) == h[11000]);
     CHECK(refused_handle([&] { world.destroy(twice); }) == h[11000]);

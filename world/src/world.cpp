@@ -23,7 +23,6 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <bit>
 #include <cmath>
 #include <initializer_list>
@@ -182,47 +181,18 @@ struct World::State {
   }
   ShapeHandle handle_of(std::uint32_t slot) const { return {slot, generations[slot]}; }
 
-  /// A fresh stamp for check_distinct_live (every slot's stamp differs from it).
-  void next_stamp() {
+  /// Throws unless every handle is live and appears once: for the first dead handle in
+  /// order, else for the first repeat in order (each slot stamped with this call's number:
+  /// a slot already stamped is a repeat). On this thread: in pieces on the world's threads
+  /// it measured no faster, and stamping there takes an atomic exchange per handle
+  /// (bench/results/world-frame-serial-parts-2026-11-27.md).
+  void check_distinct_live(std::span<const ShapeHandle> handles, const char* what) {
+    for (ShapeHandle h : handles) live(h, what);
     if (stamps.size() < slots.size()) stamps.resize(slots.size(), 0);
     if (++stamp == 0) {  // wrapped: old stamps could match
       std::fill(stamps.begin(), stamps.end(), 0u);
       stamp = 1;
     }
-  }
-
-  /// Throws unless every handle is live and appears once: for the first dead handle in
-  /// order, else for the first repeat in order. Each live handle's slot gets this call's
-  /// stamp; a slot that has it already is a repeat. In pieces (on the world's threads for
-  /// large batches), the stamps swapped in atomically: of a repeated slot's handles, one
-  /// sees the other's stamp, whichever comes first; the repeat to name is then found in
-  /// order, on this thread.
-  void check_distinct_live(std::span<const ShapeHandle> handles, const char* what) {
-    next_stamp();
-    const std::size_t n = handles.size();
-    handle_pieces.resize(pieces_of(n, moves_per_piece));
-    for_pieces(n, [&](std::size_t k, std::size_t first, std::size_t last) {
-      HandlePiece& p = handle_pieces[k];
-      p = {n, false};
-      for (std::size_t i = first; i < last; ++i) {
-        const ShapeHandle h = handles[i];
-        if (!is_live(h)) {
-          p.first_dead = std::min(p.first_dead, i);
-        } else if (std::atomic_ref<std::uint32_t>(stamps[h.index]).exchange(stamp, std::memory_order_relaxed) ==
-                   stamp) {
-          p.repeat = true;
-        }
-      }
-    });
-    std::size_t first_dead = n;
-    bool repeat = false;
-    for (const HandlePiece& p : handle_pieces) {
-      first_dead = std::min(first_dead, p.first_dead);
-      repeat = repeat || p.repeat;
-    }
-    if (first_dead != n) throw InvalidHandleError(handles[first_dead], what);
-    if (!repeat) return;
-    next_stamp();
     for (ShapeHandle h : handles) {
       if (stamps[h.index] == stamp) throw InvalidHandleError(h, std::string(what) + ": handle given twice");
       stamps[h.index] = stamp;
@@ -373,17 +343,9 @@ struct World::State {
     std::array<bool, 2> touched{};
   };
   std::vector<MovePiece> move_pieces;
-  /// What a piece of check_distinct_live finds: its first dead handle's position (or the
-  /// batch's size), and whether a handle met a slot already stamped.
-  struct HandlePiece {
-    std::size_t first_dead = 0;
-    bool repeat = false;
-  };
-  std::vector<HandlePiece> handle_pieces;
 
-  /// f(k, first, last) for the pieces of a batch of n shapes or handles (moves_per_piece
-  /// each): on the world's threads when there are several, inline for one (a single
-  /// move costs no arena).
+  /// f(k, first, last) for the pieces of a move of n shapes: on the world's threads when
+  /// there are several, inline for one (a single move costs no arena).
   template <class F>
   void for_pieces(std::size_t n, const F& f) {
     const std::size_t pieces = pieces_of(n, moves_per_piece);
@@ -1053,7 +1015,6 @@ void World::release_memory() {
   std::vector<CrossPair>().swap(s.self_pairs);
   std::vector<HandlePair>().swap(s.next);
   std::vector<State::MovePiece>().swap(s.move_pieces);
-  std::vector<State::HandlePiece>().swap(s.handle_pieces);
   std::vector<State::Events>().swap(s.event_pieces);
   std::vector<std::uint64_t>().swap(s.pair_keys);
   std::vector<std::uint64_t>().swap(s.sort_scratch);
