@@ -88,7 +88,7 @@ std::optional<std::string> invalid_def(const ShapeDef& def) {
 /// (lower slot, higher slot) as one key: the sort order of pairs and events.
 std::uint64_t slot_key(const HandlePair& p) { return std::uint64_t{p.a.index} << 32 | p.b.index; }
 
-/// The step's per-pair loops (keys to handles, the events) run in parallel over pieces of
+/// The step's per-pair loops (slot keys, handles, events) run in parallel over pieces of
 /// this many pairs, fixed by the count alone: a piece's work is a few microseconds, more
 /// than a task's cost, and a frame of 100,000 shapes has dozens of them.
 constexpr std::size_t pairs_per_piece = 4096;
@@ -354,6 +354,71 @@ struct World::State {
     run(false, [&] { detail::parallel_for(std::size_t{0}, pieces, piece); });
   }
 
+  /// World::move's check: the shapes in pieces (in parallel for large batches), summed.
+  /// Throws for the first invalid shape in order, as a loop in order would, or when the
+  /// kinds changed need more room than a scene has; changes nothing.
+  MovePiece check_moves(std::span<const ShapeHandle> handles, std::span<const Shape> shapes) {
+    const std::size_t n = handles.size();
+    move_pieces.resize(pieces_of(n, moves_per_piece));
+    for_pieces(n, [&](std::size_t k, std::size_t first, std::size_t last) {
+      MovePiece& p = move_pieces[k];
+      p = {};
+      p.first_invalid = n;
+      for (std::size_t i = first; i < last; ++i) {
+        if (p.first_invalid == n && invalid_shape(shapes[i])) p.first_invalid = i;
+        const Slot& slot = slots[handles[i].index];
+        const std::size_t b = scene_of(slot.body);
+        if (kind_of(shapes[i]) != slot.kind) ++p.adding[b][static_cast<std::size_t>(kind_of(shapes[i]))];
+        p.touched[b] = true;
+      }
+    });
+    MovePiece all{};
+    all.first_invalid = n;
+    for (const MovePiece& p : move_pieces) {
+      all.first_invalid = std::min(all.first_invalid, p.first_invalid);
+      for (std::size_t b = 0; b < 2; ++b) {
+        all.touched[b] = all.touched[b] || p.touched[b];
+        for (std::size_t kind = 0; kind < 3; ++kind) all.adding[b][kind] += p.adding[b][kind];
+      }
+    }
+    if (all.first_invalid != n)
+      throw Error("move: " + handle_text(handles[all.first_invalid]) + ": " +
+                  *invalid_shape(shapes[all.first_invalid]));
+    check_room(all.adding);
+    return all;
+  }
+
+  /// Checked moves that keep every shape's kind: each shape written in its place
+  /// (distinct places, so in pieces in parallel), the scenes `touched` marked stale.
+  void replace_in_place(std::span<const ShapeHandle> handles, std::span<const Shape> shapes,
+                        std::array<bool, 2> touched) {
+    for_pieces(handles.size(), [&](std::size_t, std::size_t first, std::size_t last) {
+      for (std::size_t i = first; i < last; ++i) {
+        const Slot& slot = slots[handles[i].index];
+        std::visit([&](const auto& g) { scenes[scene_of(slot.body)].replace(slot.dense, g); }, shapes[i]);
+      }
+    });
+    for (std::size_t b = 0; b < 2; ++b)
+      if (touched[b]) bounds_stale[b] = index_stale[b] = true;
+  }
+
+  /// Checked moves, some changing kind: in order, since a shape that changes kind moves
+  /// another into its old place (Scene::swap_remove).
+  void move_in_order(std::span<const ShapeHandle> handles, std::span<const Shape> shapes) {
+    for (std::size_t i = 0; i < handles.size(); ++i) {
+      Slot& slot = slots[handles[i].index];
+      const std::size_t b = scene_of(slot.body);
+      if (kind_of(shapes[i]) == slot.kind) {
+        std::visit([&](const auto& g) { scenes[b].replace(slot.dense, g); }, shapes[i]);
+        bounds_stale[b] = true;
+        index_stale[b] = true;
+      } else {
+        take_out(handles[i].index);
+        insert(handles[i].index, shapes[i], slot.body);
+      }
+    }
+  }
+
   /// pair_keys[i] for the piece from `first` on: the first `own` are the dynamic shapes'
   /// pairs among themselves (the grid's; with a margin, the index's, each found from both
   /// sides and kept from the lower id's), the rest the static contacts.
@@ -469,6 +534,9 @@ struct World::State {
     swept.clear();
   }
 
+  struct Events {
+    std::vector<HandlePair> begins, ends;
+  };
   /// begins = next \ current, ends = current \ next (both sorted by slot key; a slot pair
   /// whose generations differ is a different pair: a shape destroyed and its slot reused),
   /// then next becomes current. In pieces of next that run in parallel: piece k diffs next's
@@ -505,9 +573,6 @@ struct World::State {
   }
 
   /// The events of current[i, i_end) against next[j, j_end) (one merge), into `out`.
-  struct Events {
-    std::vector<HandlePair> begins, ends;
-  };
   void diff(std::size_t i, std::size_t i_end, std::size_t j, std::size_t j_end, Events& out) const {
     out.begins.clear();
     out.ends.clear();
@@ -653,63 +718,11 @@ void World::move(std::span<const ShapeHandle> handles, std::span<const Shape> sh
     throw Error("move: " + std::to_string(handles.size()) + " handles but " + std::to_string(shapes.size()) +
                 " shapes");
   s.check_distinct_live(handles, "move");
-  const std::size_t n = handles.size();
-  s.move_pieces.resize(State::pieces_of(n, State::moves_per_piece));
-  // The shapes checked in pieces (in parallel for large batches): the first invalid one
-  // is the error, as a loop in order would find it.
-  s.for_pieces(n, [&](std::size_t k, std::size_t first, std::size_t last) {
-    State::MovePiece& p = s.move_pieces[k];
-    p = {};
-    p.first_invalid = n;
-    for (std::size_t i = first; i < last; ++i) {
-      if (p.first_invalid == n && invalid_shape(shapes[i])) p.first_invalid = i;
-      const State::Slot& slot = s.slots[handles[i].index];
-      const std::size_t b = scene_of(slot.body);
-      if (kind_of(shapes[i]) != slot.kind) ++p.adding[b][static_cast<std::size_t>(kind_of(shapes[i]))];
-      p.touched[b] = true;
-    }
-  });
-  State::MovePiece all{};  // the pieces summed
-  all.first_invalid = n;
-  bool kinds_change = false;
-  for (const State::MovePiece& p : s.move_pieces) {
-    all.first_invalid = std::min(all.first_invalid, p.first_invalid);
-    for (std::size_t b = 0; b < 2; ++b) {
-      all.touched[b] = all.touched[b] || p.touched[b];
-      for (std::size_t kind = 0; kind < 3; ++kind) {
-        all.adding[b][kind] += p.adding[b][kind];
-        kinds_change = kinds_change || p.adding[b][kind] != 0;
-      }
-    }
-  }
-  if (all.first_invalid != n)
-    throw Error("move: " + handle_text(handles[all.first_invalid]) + ": " + *invalid_shape(shapes[all.first_invalid]));
-  s.check_room(all.adding);
-  if (!kinds_change) {
-    // Each shape written in its place: distinct places, so in parallel too.
-    s.for_pieces(n, [&](std::size_t, std::size_t first, std::size_t last) {
-      for (std::size_t i = first; i < last; ++i) {
-        const State::Slot& slot = s.slots[handles[i].index];
-        std::visit([&](const auto& g) { s.scenes[scene_of(slot.body)].replace(slot.dense, g); }, shapes[i]);
-      }
-    });
-    for (std::size_t b = 0; b < 2; ++b)
-      if (all.touched[b]) s.bounds_stale[b] = s.index_stale[b] = true;
-    return;
-  }
-  // A shape changing kind moves another into its old place (Scene::swap_remove): in order.
-  for (std::size_t i = 0; i < n; ++i) {
-    State::Slot& slot = s.slots[handles[i].index];
-    const std::size_t b = scene_of(slot.body);
-    if (kind_of(shapes[i]) == slot.kind) {
-      std::visit([&](const auto& g) { s.scenes[b].set(slot.dense, g); }, shapes[i]);
-      s.bounds_stale[b] = true;
-      s.index_stale[b] = true;
-    } else {
-      s.take_out(handles[i].index);
-      s.insert(handles[i].index, shapes[i], slot.body);
-    }
-  }
+  const State::MovePiece all = s.check_moves(handles, shapes);
+  if (all.adding == decltype(all.adding){})
+    s.replace_in_place(handles, shapes, all.touched);
+  else
+    s.move_in_order(handles, shapes);
 }
 
 void World::set_filter(ShapeHandle handle, ShapeFilter filter) {
