@@ -122,33 +122,33 @@ void StaticContacts::prefetch(const Near& near) {
   for (std::size_t at = 0; at < bytes; at += 64) __builtin_prefetch(p + at);
 }
 
-void StaticContacts::find_stale(const Scene& dynamic, ShapeKind kind, const Owners& dynamic_owners, std::uint32_t begin,
-                                std::uint32_t end, float margin, float cell, Scratch& t) const {
+void StaticContacts::find_stale(const Scene& dynamic, ShapeKind kind, std::uint32_t begin, std::uint32_t end,
+                                float margin, float cell, Scratch& t) const {
   t.stale.clear();
   t.boxes.clear();
   for (std::uint32_t i = begin; i != end; ++i) {
-    const std::uint32_t slot = dynamic_owners[static_cast<std::size_t>(kind)][i];
     const Aabb box = grown(bounds_in(dynamic, kind, i), margin);
     t.boxes.push_back(box);
-    const Near& near = near_[slot];
+    const Near& near = near_[static_cast<std::size_t>(kind)][i];
     if (near.epoch == epoch_ && contains(near.slack, box)) continue;
     const float slack = slack_of(box, cell);
     Aabb next = grown(box, slack);
     // Two slacks ahead: a shape going on keeps its box about three times as long, for a
     // list about a third longer.
     if (near.epoch == epoch_) next = ahead(next, near.slack, box, 2 * slack);
-    t.stale.push_back({slot, next});
+    t.stale.push_back({i, next});
   }
 }
 
-void StaticContacts::rebuild_stale(const GridIndex& statics, const Owners& static_owners, Scratch& t) {
+void StaticContacts::rebuild_stale(ShapeKind kind, const GridIndex& statics, const Owners& static_owners, Scratch& t) {
+  std::vector<Near>& nears = near_[static_cast<std::size_t>(kind)];
   // Each list is a grid query whose rows and shapes lie far apart in memory: the next
   // lists' rows and shapes are fetched while this one is built (GridIndex::prefetch_rows).
   constexpr std::size_t rows_ahead = 2, shapes_ahead = 1;
   for (std::size_t j = 0; j < t.stale.size(); ++j) {
     if (j + rows_ahead < t.stale.size()) statics.prefetch_rows(t.stale[j + rows_ahead].slack);
     if (j + shapes_ahead < t.stale.size()) statics.prefetch_shapes(t.stale[j + shapes_ahead].slack);
-    Near& near = near_[t.stale[j].slot];
+    Near& near = nears[t.stale[j].dense];
     near.slack = t.stale[j].slack;
     near.epoch = epoch_;
     near.statics.clear();
@@ -205,9 +205,8 @@ void StaticContacts::batch_overlapping(const S& shape, const Aabb& box, std::uin
 }
 
 template <class S>
-void StaticContacts::pairs_of(const S& shape, const Aabb& box, std::uint32_t slot, float margin, Isa isa,
-                              Scratch& t) const {
-  const Near& near = near_[slot];  // current (rebuild_stale)
+void StaticContacts::pairs_of(const S& shape, const Aabb& box, std::uint32_t slot, const Near& near, float margin,
+                              Isa isa, Scratch& t) {
   const Candidate* c = near.statics.data();
   if (margin != 0.0f) {
     for (std::uint32_t i = 0, k = 0; i < near.statics.size(); ++i) {
@@ -224,33 +223,34 @@ void StaticContacts::pairs_of(const S& shape, const Aabb& box, std::uint32_t slo
 }
 
 void StaticContacts::find(const Scene& dynamic, const Owners& dynamic_owners, const GridIndex& statics,
-                          const Owners& static_owners, float margin, std::size_t slots, Isa isa,
-                          std::vector<std::uint64_t>& out) {
+                          const Owners& static_owners, float margin, Isa isa, std::vector<std::uint64_t>& out) {
   if (statics.size() == 0 || dynamic.empty()) return;
-  if (near_.size() < slots) near_.resize(slots);
   for (Scratch& t : scratch_) t.pairs.clear();
   for (std::size_t k = 0; k < 3; ++k) {
     const auto kind = static_cast<ShapeKind>(k);
+    std::vector<Near>& nears = near_[k];
+    if (nears.size() < dynamic.count(kind)) nears.resize(dynamic.count(kind));
     detail::parallel_for(
         tbb::blocked_range<std::uint32_t>(0, static_cast<std::uint32_t>(dynamic.count(kind)), shapes_per_task),
         [&](const tbb::blocked_range<std::uint32_t>& r) {
           Scratch& t = scratch_.local();
-          find_stale(dynamic, kind, dynamic_owners, r.begin(), r.end(), margin, statics.cell_size(), t);
-          rebuild_stale(statics, static_owners, t);
+          find_stale(dynamic, kind, r.begin(), r.end(), margin, statics.cell_size(), t);
+          rebuild_stale(kind, statics, static_owners, t);
           for (std::uint32_t i = r.begin(); i != r.end(); ++i) {
             const std::uint32_t slot = dynamic_owners[k][i];
             // Each list is a block of its own: fetch the one a few shapes
             // ahead while this one is tested.
-            if (i + prefetch_ahead < r.end()) prefetch(near_[dynamic_owners[k][i + prefetch_ahead]]);
+            if (i + prefetch_ahead < r.end()) prefetch(nears[i + prefetch_ahead]);
+            const Aabb& box = t.boxes[i - r.begin()];
             switch (kind) {
               case ShapeKind::segment:
-                pairs_of(dynamic.segment(i), t.boxes[i - r.begin()], slot, margin, isa, t);
+                pairs_of(dynamic.segment(i), box, slot, nears[i], margin, isa, t);
                 break;
               case ShapeKind::circle:
-                pairs_of(dynamic.circle(i), t.boxes[i - r.begin()], slot, margin, isa, t);
+                pairs_of(dynamic.circle(i), box, slot, nears[i], margin, isa, t);
                 break;
               case ShapeKind::box:
-                pairs_of(dynamic.box(i), t.boxes[i - r.begin()], slot, margin, isa, t);
+                pairs_of(dynamic.box(i), box, slot, nears[i], margin, isa, t);
                 break;
             }
           }
@@ -263,7 +263,7 @@ void StaticContacts::find(const Scene& dynamic, const Owners& dynamic_owners, co
 }
 
 void StaticContacts::release_memory() {
-  std::vector<Near>().swap(near_);
+  for (std::vector<Near>& nears : near_) std::vector<Near>().swap(nears);
   scratch_.clear();
   ++epoch_;
 }

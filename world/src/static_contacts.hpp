@@ -43,10 +43,10 @@ class StaticContacts {
 
   /// Every (dynamic slot, static slot) of a dynamic shape and a static shape that touch
   /// (margin 0) or lie within distance `margin`, as dynamic << 32 | static, appended to
-  /// `out` in no particular order. `slots` bounds the slot numbers. Runs in parallel on
-  /// the calling TBB arena; `isa` (concrete) runs the exact tests.
+  /// `out` in no particular order. Runs in parallel on the calling TBB arena; `isa`
+  /// (concrete) runs the exact tests.
   void find(const Scene& dynamic, const Owners& dynamic_owners, const GridIndex& statics, const Owners& static_owners,
-            float margin, std::size_t slots, Isa isa, std::vector<std::uint64_t>& out);
+            float margin, Isa isa, std::vector<std::uint64_t>& out);
 
   /// Gives back the lists (the next find() builds them again).
   void release_memory();
@@ -77,9 +77,10 @@ class StaticContacts {
     std::array<std::uint8_t, batch_pairs> hits;
     std::array<std::uint64_t, batch_pairs> found;  // flush's keys of the pairs that touch
   };
-  /// A dynamic shape whose list is stale, and the slack box of its new list.
+  /// A dynamic shape whose list is stale (its place in the dynamic scene), and the slack
+  /// box of its new list.
   struct Stale {
-    std::uint32_t slot;
+    std::uint32_t dense;
     Aabb slack;
   };
   struct Scratch {
@@ -96,20 +97,27 @@ class StaticContacts {
   /// The shapes [begin, end) of `kind` whose (grown) bounds left their slack box, or whose
   /// list is from before the statics changed, into t.stale; their grown bounds into
   /// t.boxes.
-  void find_stale(const Scene& dynamic, ShapeKind kind, const Owners& dynamic_owners, std::uint32_t begin,
-                  std::uint32_t end, float margin, float cell, Scratch& t) const;
-  /// Their lists built again, from the grid of static shapes.
-  void rebuild_stale(const GridIndex& statics, const Owners& static_owners, Scratch& t);
-  /// A shape's pairs from its (current) list, into the batches or t.pairs; `box`: its
-  /// bounds grown by the margin.
+  void find_stale(const Scene& dynamic, ShapeKind kind, std::uint32_t begin, std::uint32_t end, float margin,
+                  float cell, Scratch& t) const;
+  /// Their lists (of dynamic shapes of `kind`) built again, from the grid of static shapes.
+  void rebuild_stale(ShapeKind kind, const GridIndex& statics, const Owners& static_owners, Scratch& t);
+  /// A shape's pairs from its (current) list `near`, into the batches or t.pairs; `box`:
+  /// its bounds grown by the margin.
   template <class S>
-  void pairs_of(const S& shape, const Aabb& box, std::uint32_t slot, float margin, Isa isa, Scratch& t) const;
+  static void pairs_of(const S& shape, const Aabb& box, std::uint32_t slot, const Near& near, float margin, Isa isa,
+                       Scratch& t);
   /// Starts fetching a list that will be read soon.
   static void prefetch(const Near& near);
   static void flush(Batch& b, ShapeKind dynamic_kind, ShapeKind static_kind, Isa isa, std::vector<std::uint64_t>& out);
 
   std::uint64_t epoch_ = 1;
-  std::vector<Near> near_;  // by dynamic slot
+  // By dynamic kind, then the shape's place in the dynamic scene: memory for the dynamic
+  // shapes only, however many static shapes the world holds. A list is only a slack box
+  // and the static shapes touching it, true whichever shape reads it, so a list left at a
+  // place by a shape since moved elsewhere (Scene::swap_remove) is still a valid list for
+  // the shape now there; never shrunk, so that shapes created and destroyed between
+  // frames reuse the lists' memory.
+  std::array<std::vector<Near>, 3> near_;
   tbb::enumerable_thread_specific<Scratch> scratch_;
 };
 

@@ -303,7 +303,7 @@ struct World::State {
                              : std::initializer_list<std::size_t>{static_scene, dynamic_scene});
       static_keys.clear();
       static_contacts.find(scenes[dynamic_scene], owners[dynamic_scene], index[static_scene], owners[static_scene],
-                           margin, slots.size(), resolve_isa(options.isa), static_keys);
+                           margin, resolve_isa(options.isa), static_keys);
       if (margin != 0.0f) {
         index[dynamic_scene].pairs_with(scenes[dynamic_scene], self_pairs, margin);
       } else {

@@ -273,7 +273,8 @@ class World {
   /// Gives back the scratch memory kept between steps (the shapes and pairs stay), to the
   /// system. Measured at 1M moving shapes of the mixed family (1.2 pairs per shape): a
   /// world holds about 270 bytes per shape between steps, about 130 after this (the
-  /// shapes, slots, filters, pairs and events); the next step takes the rest again.
+  /// shapes, slots, filters, pairs and events); the next step takes the rest again. With
+  /// 1M static segments and 10,000 moving circles: 129 bytes per shape, 116 after this.
   void release_memory();
 
  private:
