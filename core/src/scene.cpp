@@ -179,11 +179,43 @@ void Scene::swap_remove(ShapeKind kind, std::uint32_t i) {
   }
 }
 
+// A world recomputes its scene's bounds every frame, so this is one pass over the columns
+// with the bounds in locals, and a circle's outward steps taken once, not per circle: a
+// circle's box steps c - r and c + r, computed in double, outward to floats
+// (bounds(Circle)), and those steps (float_below, float_above) are monotone, so the least
+// stepped c - r is the step of the least c - r. Zero radii are points, not stepped.
 void Scene::recompute_bounds() {
-  bounds_ = empty_bounds();
-  for (std::uint32_t i = 0; i < segment_count(); ++i) extend(hitgrid::bounds(segment(i)));
-  for (std::uint32_t i = 0; i < circle_count(); ++i) extend(hitgrid::bounds(circle(i)));
-  for (std::uint32_t i = 0; i < box_count(); ++i) extend(hitgrid::bounds(box(i)));
+  constexpr float inf = std::numeric_limits<float>::infinity();
+  Aabb b = empty_bounds();
+  auto extend_by = [&b](float x0, float y0, float x1, float y1) {
+    b.min.x = std::min(b.min.x, x0);
+    b.min.y = std::min(b.min.y, y0);
+    b.max.x = std::max(b.max.x, x1);
+    b.max.y = std::max(b.max.y, y1);
+  };
+  const SegmentArrays& s = segments_;
+  for (std::size_t i = 0; i < s.size(); ++i)
+    extend_by(std::min(s.ax[i], s.bx[i]), std::min(s.ay[i], s.by[i]), std::max(s.ax[i], s.bx[i]),
+              std::max(s.ay[i], s.by[i]));
+  const CircleArrays& c = circles_;
+  double x0 = inf, y0 = inf, x1 = -inf, y1 = -inf;  // over the circles of radius > 0
+  bool disks = false;
+  for (std::size_t i = 0; i < c.size(); ++i) {
+    if (c.r[i] == 0.0f) {
+      extend_by(c.cx[i], c.cy[i], c.cx[i], c.cy[i]);
+      continue;
+    }
+    const double r = c.r[i];
+    x0 = std::min(x0, c.cx[i] - r);
+    y0 = std::min(y0, c.cy[i] - r);
+    x1 = std::max(x1, c.cx[i] + r);
+    y1 = std::max(y1, c.cy[i] + r);
+    disks = true;
+  }
+  if (disks) extend_by(float_below(x0), float_below(y0), float_above(x1), float_above(y1));
+  const BoxArrays& q = boxes_;
+  for (std::size_t i = 0; i < q.size(); ++i) extend_by(q.minx[i], q.miny[i], q.maxx[i], q.maxy[i]);
+  bounds_ = b;
 }
 
 namespace {

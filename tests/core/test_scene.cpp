@@ -1,5 +1,5 @@
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -9,6 +9,7 @@
 
 #include "hitgrid/core/error.hpp"
 #include "hitgrid/core/scene.hpp"
+#include "hitgrid/core/splitmix64.hpp"
 
 using namespace hitgrid;
 
@@ -186,6 +187,55 @@ TEST_CASE("Scene::replace writes a shape as set does, validated, but leaves boun
   by_set.set(0, Circle{{20, 20}, 2});
   by_set.set(0, Box{{-1, -30}, {0, 0}});
   CHECK(by_set == scene);
+}
+
+TEST_CASE("recompute_bounds is the union of the shapes' bounds, circles' outward steps included", "[scene]") {
+  // recompute_bounds steps the circles' least c - r and greatest c + r once, not each
+  // circle's (the steps are monotone): it must equal the union of bounds() shape by shape,
+  // with zero radii (points, not stepped), subnormal and huge coordinates (clamped to the
+  // finite floats), and every kind alone or absent.
+  constexpr float big = std::numeric_limits<float>::max(), tiny = std::numeric_limits<float>::denorm_min();
+  SplitMix64 random(5);
+  const std::vector<float> values = {0.0f, -0.0f, tiny, -tiny, 1e-38f, -1e-38f, 0.1f, -0.1f,
+                                     1.0f, -3.0f, 1e6f, -1e6f, 3e38f,  -3e38f,  big,  -big};
+  auto value = [&] {
+    const double u = random.u();
+    return u < 0.5 ? values[static_cast<std::size_t>(random.u() * static_cast<double>(values.size()))]
+                   : static_cast<float>((u - 0.75) * 2000);
+  };
+  for (int trial = 0; trial < 400; ++trial) {
+    Scene scene;
+    Aabb want{{std::numeric_limits<float>::infinity(), std::numeric_limits<float>::infinity()},
+              {-std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity()}};
+    auto include = [&](const Aabb& b) {
+      want = {{std::min(want.min.x, b.min.x), std::min(want.min.y, b.min.y)},
+              {std::max(want.max.x, b.max.x), std::max(want.max.y, b.max.y)}};
+    };
+    const int kinds = trial % 8;  // which kinds the scene holds
+    const int n = 1 + static_cast<int>(random.u() * 6);
+    for (int i = 0; i < n; ++i) {
+      if (kinds & 1) {
+        const Segment s{{value(), value()}, {value(), value()}};
+        scene.add(s);
+        include(bounds(s));
+      }
+      if (kinds & 2) {
+        const float r = random.u() < 0.3 ? 0.0f : std::fabs(value());
+        const Circle c{{value(), value()}, r};
+        scene.add(c);
+        include(bounds(c));
+      }
+      if (kinds & 4) {
+        const float x = value(), y = value();
+        const Box b{{x, y}, {random.u() < 0.3 ? x : std::max(x, value()), random.u() < 0.3 ? y : std::max(y, value())}};
+        scene.add(b);
+        include(bounds(b));
+      }
+    }
+    INFO("trial " << trial);
+    scene.recompute_bounds();
+    CHECK(scene.bounds() == want);
+  }
 }
 
 TEST_CASE("Scene::assign from rows equals adding the shapes one by one, and keeps its memory", "[scene]") {
