@@ -69,6 +69,20 @@ struct Model {
   }
 };
 
+/// A segment, circle or box (kind % 3) from (x, y), at most `size` across, its other
+/// numbers from value(lo, hi).
+template <class Value>
+Shape small_shape_at(float x, float y, int kind, float size, Value&& value) {
+  switch (kind % 3) {
+    case 0:
+      return Segment{{x, y}, {x + value(-size, size), y + value(-size, size)}};
+    case 1:
+      return Circle{{x, y}, value(0, size / 2)};
+    default:
+      return Box{{x, y}, {x + value(0, size), y + value(0, size)}};
+  }
+}
+
 std::vector<HandlePair> minus(const std::vector<HandlePair>& a, const std::vector<HandlePair>& b) {
   std::vector<HandlePair> out;
   std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
@@ -634,16 +648,7 @@ TEST_CASE("dynamic shapes drifting over small static shapes keep their static pa
     const float v = u(lo, hi);
     return random.u() < 0.5 ? std::round(v * 4.0f) / 4.0f : v;
   };
-  auto small_shape = [&](float x, float y, int kind, float size) -> Shape {
-    switch (kind % 3) {
-      case 0:
-        return Segment{{x, y}, {x + at(-size, size), y + at(-size, size)}};
-      case 1:
-        return Circle{{x, y}, at(0, size / 2)};
-      default:
-        return Box{{x, y}, {x + at(0, size), y + at(0, size)}};
-    }
-  };
+  auto small_shape = [&](float x, float y, int kind, float size) { return small_shape_at(x, y, kind, size, at); };
   std::vector<ShapeDef> statics, dynamics;
   for (int i = 0; i < 900; ++i) statics.emplace_back(small_shape(at(0, 40), at(0, 40), i, 1.0f), BodyType::static_body);
   std::vector<Vec2> steps;
@@ -717,16 +722,9 @@ TEST_CASE("dynamic shapes created, destroyed and changing kind over fixed static
   // shapes are copies of live ones nudged a little, so that many land inside such a
   // list's slack box and use it. Pairs and events against the brute force on every frame,
   // on every ISA, one and two threads, without and with a contact margin.
-  auto small_shape = [](SplitMix64& random, float x, float y, int kind, float size) -> Shape {
-    auto u = [&](double lo, double hi) { return static_cast<float>(lo + random.u() * (hi - lo)); };
-    switch (kind % 3) {
-      case 0:
-        return Segment{{x, y}, {x + u(-size, size), y + u(-size, size)}};
-      case 1:
-        return Circle{{x, y}, u(0, size / 2)};
-      default:
-        return Box{{x, y}, {x + u(0, size), y + u(0, size)}};
-    }
+  auto small_shape = [](SplitMix64& random, float x, float y, int kind, float size) {
+    return small_shape_at(x, y, kind, size,
+                          [&](double lo, double hi) { return static_cast<float>(lo + random.u() * (hi - lo)); });
   };
   constexpr int frames = 25;
   for (float margin : {0.0f, 0.25f}) {
