@@ -186,13 +186,8 @@ void Scene::swap_remove(ShapeKind kind, std::uint32_t i) {
 // stepped c - r is the step of the least c - r. Zero radii are points, not stepped.
 void Scene::recompute_bounds() {
   constexpr float inf = std::numeric_limits<float>::infinity();
-  Aabb b = empty_bounds();
-  auto extend_by = [&b](float x0, float y0, float x1, float y1) {
-    b.min.x = std::min(b.min.x, x0);
-    b.min.y = std::min(b.min.y, y0);
-    b.max.x = std::max(b.max.x, x1);
-    b.max.y = std::max(b.max.y, y1);
-  };
+  Aabb b = empty_bounds();  // in a local: the member would be stored back per shape
+  auto extend_by = [&b](float x0, float y0, float x1, float y1) { extend(b, {{x0, y0}, {x1, y1}}); };
   const SegmentArrays& s = segments_;
   for (std::size_t i = 0; i < s.size(); ++i)
     extend_by(std::min(s.ax[i], s.bx[i]), std::min(s.ay[i], s.by[i]), std::max(s.ax[i], s.bx[i]),

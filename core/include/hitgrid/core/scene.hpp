@@ -131,12 +131,14 @@ class Scene {
     constexpr float inf = std::numeric_limits<float>::infinity();
     return {{inf, inf}, {-inf, -inf}};
   }
-  void extend(const Aabb& b) {
-    bounds_.min.x = std::min(bounds_.min.x, b.min.x);
-    bounds_.min.y = std::min(bounds_.min.y, b.min.y);
-    bounds_.max.x = std::max(bounds_.max.x, b.max.x);
-    bounds_.max.y = std::max(bounds_.max.y, b.max.y);
+  /// `into` grown to hold b.
+  static void extend(Aabb& into, const Aabb& b) {
+    into.min.x = std::min(into.min.x, b.min.x);
+    into.min.y = std::min(into.min.y, b.min.y);
+    into.max.x = std::max(into.max.x, b.max.x);
+    into.max.y = std::max(into.max.y, b.max.y);
   }
+  void extend(const Aabb& b) { extend(bounds_, b); }
 };
 
 /// 64-bit FNV-1a hash of the scene's bits (counts, then every column in kind order).
