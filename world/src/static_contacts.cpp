@@ -15,8 +15,6 @@ namespace hitgrid {
 namespace {
 
 constexpr std::size_t shapes_per_task = 256;
-constexpr std::uint32_t prefetch_ahead = 8;     // shapes
-constexpr std::size_t prefetch_bytes = 8 * 64;  // of a list, at most
 
 /// How far the slack box reaches past a shape's (grown) bounds: a quarter of their larger
 /// side and half a static cell, so that a shape moving a fraction of its size per frame
@@ -114,12 +112,6 @@ void StaticContacts::flush(Batch& b, ShapeKind dynamic_kind, ShapeKind static_ki
   }
   out.insert(out.end(), b.found.begin(), b.found.begin() + static_cast<std::ptrdiff_t>(found));
   b.n = 0;
-}
-
-void StaticContacts::prefetch(const Near& near) {
-  const char* p = reinterpret_cast<const char*>(near.statics.data());
-  const std::size_t bytes = std::min(near.statics.size() * sizeof(Candidate), prefetch_bytes);
-  for (std::size_t at = 0; at < bytes; at += 64) __builtin_prefetch(p + at);
 }
 
 void StaticContacts::find_stale(const Scene& dynamic, ShapeKind kind, std::uint32_t begin, std::uint32_t end,
@@ -238,9 +230,6 @@ void StaticContacts::find(const Scene& dynamic, const Owners& dynamic_owners, co
           rebuild_stale(kind, statics, static_owners, t);
           for (std::uint32_t i = r.begin(); i != r.end(); ++i) {
             const std::uint32_t slot = dynamic_owners[k][i];
-            // Each list is a block of its own: fetch the one a few shapes
-            // ahead while this one is tested.
-            if (i + prefetch_ahead < r.end()) prefetch(nears[i + prefetch_ahead]);
             const Aabb& box = t.boxes[i - r.begin()];
             switch (kind) {
               case ShapeKind::segment:

@@ -106,8 +106,6 @@ class StaticContacts {
   template <class S>
   static void pairs_of(const S& shape, const Aabb& box, std::uint32_t slot, const Near& near, float margin, Isa isa,
                        Scratch& t);
-  /// Starts fetching a list that will be read soon.
-  static void prefetch(const Near& near);
   static void flush(Batch& b, ShapeKind dynamic_kind, ShapeKind static_kind, Isa isa, std::vector<std::uint64_t>& out);
 
   std::uint64_t epoch_ = 1;
