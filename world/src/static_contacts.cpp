@@ -17,12 +17,12 @@ namespace {
 constexpr std::size_t shapes_per_task = 256;
 
 /// How far the slack box reaches past a shape's (grown) bounds: a quarter of their larger
-/// side and half a static cell, so that a shape moving a fraction of its size per frame
-/// asks the grid again only every few frames, while its list holds about one more cell
-/// of static shapes around it.
+/// side, and at least about a third of a static cell, so that a shape moving a fraction of
+/// its size per frame asks the grid again only every few frames, while its list, walked
+/// every frame, holds only the static shapes within that reach.
 float slack_of(const Aabb& box, float cell) {
   const double side = std::max(double{box.max.x} - box.min.x, double{box.max.y} - box.min.y);
-  const double s = std::max(0.25 * side, 0.5 * double{cell});
+  const double s = std::max(0.25 * side, 0.35 * double{cell});
   return s <= double{std::numeric_limits<float>::max()} ? static_cast<float>(s) : std::numeric_limits<float>::max();
 }
 
