@@ -43,7 +43,9 @@ struct Scratch {
   CachedVector<std::uint32_t> crowded;  // a crowded cell's shapes, then its neighbours'
   CrowdedSweep sweep;
   CachedVector<std::uint32_t> col_start;  // where each column's shapes begin in one row
-  std::size_t pending = no_row;           // SmallPairs::rows_final: a row waiting for the row above
+  // SmallPairs::rows_final: rows [pending_begin, pending_end) wait for rows that are not
+  // final or not readable yet (none when pending_end is no_row).
+  std::size_t pending_begin = no_row, pending_end = no_row;
 };
 
 /// Per-thread scratch, each with empty buffers.
@@ -252,30 +254,31 @@ void SmallPairs::rows_listed(const HomeGrid& grid) {
   s_->searched.assign(grid.rows().size(), 0);
 }
 
-/// Each row whose row above is final too; a row whose row above is not is left pending
-/// in the thread's scratch, searched if the same thread reports the row above next (as a
-/// block's rows are), else left to finish(). So is a row whose search would read past
-/// `readable_end`: the search of row k reads from its start to the end of the row above
-/// (or its own), and its eight-wide loads up to column_padding past that, into rows
-/// another task of the build may be storing (HomeGrid::RowListener; a data race even
-/// though those lanes are dropped, which ThreadSanitizer reported).
+/// Each row whose row above is final and whose search reads only readable positions is
+/// searched now. The search of row k reads from its start to the end of the row above (or
+/// its own), and its eight-wide loads up to column_padding past that, into rows another
+/// task of the build may be storing (HomeGrid::RowListener; a data race even though those
+/// lanes are dropped, which ThreadSanitizer reported). The rows that must wait are a suffix
+/// of the rows reported so far (a later row ends later), kept in the thread's scratch: if
+/// the same thread next reports the rows that follow them (as a task's rows, and usually
+/// the next task's, come), they are searched then, while their shapes are still in the
+/// cache; otherwise they are left to finish().
 void SmallPairs::rows_final(std::size_t first, std::size_t last, std::size_t readable_end) {
   const HomeSearch& search = s_->search;
   const std::span<const HomeGrid::Row> rows = search.grid().rows();
   Scratch& t = s_->scratch.local();
-  auto run = [&](std::size_t k) {
-    const std::size_t top = has_row_above(rows, k) ? k + 1 : k;
-    if (std::size_t{rows[top].end} + HomeGrid::column_padding > readable_end) return;  // left to finish()
+  const std::size_t from = t.pending_end == first ? t.pending_begin : first;
+  t.pending_begin = t.pending_end = no_row;
+  for (std::size_t k = from; k != last; ++k) {
+    const bool above = has_row_above(rows, k);
+    if ((above && k + 1 == last) ||
+        std::size_t{rows[above ? k + 1 : k].end} + HomeGrid::column_padding > readable_end) {
+      t.pending_begin = k;
+      t.pending_end = last;
+      break;
+    }
     search.search_row(k, t);
     s_->searched[k] = 1;
-  };
-  for (std::size_t k = first; k != last; ++k) {
-    if (t.pending != no_row && t.pending + 1 == k) run(t.pending);
-    t.pending = no_row;
-    if (k + 1 == last && has_row_above(rows, k))
-      t.pending = k;
-    else
-      run(k);
   }
   HomeSearch::flush_small(&t);
 }

@@ -103,12 +103,12 @@ LargeSpans LargeSpans::build(const HomeGrid& grid, const KindRanges& kinds) {
     detail::parallel_for(std::size_t{0}, blocks.count, [&](std::size_t b) {
       std::uint64_t* count = counts.table(b);
       if (walk) {
-        for (std::size_t i = blocks.begin(b); i < blocks.end(b); ++i)
+        for (std::size_t i = blocks.begin(b), end = blocks.end(b); i < end; ++i)
           for_each_home_span(grid, kinds, i, [&](std::size_t k, std::uint32_t, std::uint32_t) { ++count[k]; });
         return;
       }
       CachedVector<std::int64_t> change(rows + 1, 0);
-      for (std::size_t i = blocks.begin(b); i < blocks.end(b); ++i) {
+      for (std::size_t i = blocks.begin(b), end = blocks.end(b); i < end; ++i) {
         const auto [first, last] = home_row_range(grid, i);
         ++change[first];
         --change[last];
@@ -128,7 +128,7 @@ LargeSpans LargeSpans::build(const HomeGrid& grid, const KindRanges& kinds) {
       std::uint64_t* next = counts.table(b);
       const std::uint64_t* end = limit.data() + b * rows;
       bool full = false;
-      for (std::size_t i = blocks.begin(b); i < blocks.end(b); ++i)
+      for (std::size_t i = blocks.begin(b), stop = blocks.end(b); i < stop; ++i)
         for_each_home_span(grid, kinds, i, [&](std::size_t k, std::uint32_t lo, std::uint32_t hi) {
           if (next[k] < end[k])
             out.spans_[next[k]++] = {static_cast<std::uint32_t>(i), lo, hi};

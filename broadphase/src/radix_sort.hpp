@@ -89,14 +89,21 @@ void radix_sort_items(Vector& items, KeyOf key, int key_bits, Vector& scratch) {
   const RadixDigits digits(key_bits);
   const std::uint64_t mask = digits.mask();
   for (int shift = 0; shift < key_bits; shift += digits.bits) {
-    auto digit = [&](std::size_t i) { return (static_cast<std::uint64_t>(key(items[i])) >> shift) & mask; };
+    // The loops read their bounds, shift and mask from locals and the items through plain
+    // pointers: read through the captures, they would be loaded again after every store
+    // (a store of a 64-bit item may alias a captured size_t as far as the compiler knows).
     counting_sort<std::size_t>(
         blocks.count, mask + 1,
-        [&](std::size_t b, std::size_t* count) {
-          for (std::size_t i = blocks.begin(b); i < blocks.end(b); ++i) ++count[digit(i)];
+        [&, shift, mask](std::size_t b, std::size_t* count) {
+          const auto* in = items.data();
+          for (std::size_t i = blocks.begin(b), end = blocks.end(b); i < end; ++i)
+            ++count[(static_cast<std::uint64_t>(key(in[i])) >> shift) & mask];
         },
-        [&](std::size_t b, std::size_t* next) {
-          for (std::size_t i = blocks.begin(b); i < blocks.end(b); ++i) scratch[next[digit(i)]++] = items[i];
+        [&, shift, mask](std::size_t b, std::size_t* next) {
+          const auto* in = items.data();
+          auto* out = scratch.data();
+          for (std::size_t i = blocks.begin(b), end = blocks.end(b); i < end; ++i)
+            out[next[(static_cast<std::uint64_t>(key(in[i])) >> shift) & mask]++] = in[i];
         });
     items.swap(scratch);
   }
