@@ -24,6 +24,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -75,6 +76,21 @@ struct BoxFilterScalar {
     std::uint32_t mask = 0;
     for (std::uint32_t i = 0; i < 8; ++i) mask |= static_cast<std::uint32_t>(v[i] < x) << i;
     return mask;
+  }
+
+  /// The values skip_below tests at once.
+  static constexpr std::uint32_t skip_lanes = 8;
+  /// How many of the first min(n, skip_lanes) values from v are below x before the first
+  /// that is not: skip_lanes when all of them are. (The vector forms read v[0 .. 8) whatever
+  /// n, so v must be readable that far; the 16-lane form reads nothing past v + n.)
+  static std::uint32_t skip_below(const float* v, float x, std::uint32_t n) {
+    return leading_below(v, x, std::min(n, skip_lanes));
+  }
+  /// How many of the first n values from v are below x before the first that is not.
+  static std::uint32_t leading_below(const float* v, float x, std::uint32_t n) {
+    std::uint32_t k = 0;
+    while (k < n && v[k] < x) ++k;
+    return k;
   }
 
   /// Appends (a, b + i) for each set bit i of the 8-bit mask at position n; returns the
@@ -181,6 +197,20 @@ struct BoxFilter {
     std::uint32_t mask = 0;
     for (std::uint32_t k = 0; k < 8; k += step) mask |= mask_bits<E>(F8::load_unaligned(v + k) < vx) << k;
     return mask;
+  }
+
+  /// Sixteen lanes where the arch has them: a search's pointers move by about a tile's
+  /// shapes per tile, which eight lanes take in two or three steps (each a loop exit that
+  /// may mispredict).
+  static constexpr std::uint32_t skip_lanes = sixteen ? 16 : 8;
+  static std::uint32_t skip_below(const float* v, float x, std::uint32_t n) {
+    if constexpr (sixteen) {
+      // Lanes past n hold x itself, which is not below x.
+      return static_cast<std::uint32_t>(
+          std::countr_one(mask_bits<A>(load_first<A>(v, std::min(n, skip_lanes), x) < F(x))));
+    } else {
+      return static_cast<std::uint32_t>(std::countr_one(below8(v, x) & first_lanes(n)));
+    }
   }
 
   /// (mask < 256.) SSE2 has no compress, but the positions are consecutive numbers, so

@@ -101,6 +101,9 @@ struct LaneProbe {
   std::uint32_t (*side8)(const SegmentSideFilter& f, const float* minx, const float* maxx, const float* miny,
                          const float* maxy);
   std::uint32_t (*below8)(const float* v, float x);
+  /// The values skip_below tests at once, and skip_below.
+  std::uint32_t skip_lanes;
+  std::uint32_t (*skip_below)(const float* v, float x, std::uint32_t n);
   std::uint32_t (*append)(std::uint32_t mask, std::uint32_t a, std::uint32_t b, std::uint32_t* as, std::uint32_t* bs,
                           std::uint32_t n);
   std::uint32_t (*overlap16)(const float* minx, const float* maxx, const float* miny, const float* maxy,

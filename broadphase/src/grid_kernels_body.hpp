@@ -111,15 +111,10 @@ struct Kernels {
       const float column = own_by_left ? x0 : x0 - h, two_on = x0 + 2 * h;
       const float own_stop = own_by_left ? x1 : two_on, up_stop = up_by_left ? x1 : two_on;
       // Move lo past the shapes above that end left of a's column: it usually moves by
-      // zero to three, counted from one compare of the next eight (maxx is padded past the
-      // last shape), with a loop only when all eight are passed (a plain loop would
-      // mispredict its exit about once per shape).
-      for (;;) {
-        const auto step =
-            static_cast<std::uint32_t>(std::countr_one(Filter::below8(maxx + lo, column) & first_lanes(up_end - lo)));
-        lo += step;
-        if (step < 8) break;
-      }
+      // zero to three, counted from one compare of the next lanes, with a loop only when
+      // all of them are passed (a plain loop would mispredict its exit about once per
+      // shape).
+      lo = first_not_below(maxx, lo, up_end, column);
       if constexpr (Filter::sixteen) {
         // Both sweeps' first eight in one step; the rare longer sweeps go on from there.
         const std::uint32_t own = a + 1;
@@ -141,18 +136,25 @@ struct Kernels {
     out.count = count;
   }
 
-  /// The first shape at or after p, before end, whose home column is at least col, for
-  /// rows in column order, eight compares at a time.
-  static std::uint32_t skip_left_of(const float* minx, std::uint32_t p, std::uint32_t end, std::int64_t col,
-                                    double cell_size) {
-    // col h is exact (a power of two times an integer); as a float bound, see float_at_least.
-    const float edge = float_at_least(static_cast<double>(col) * cell_size);
+  /// The first position at or after p, before end, whose value in v is not below x (or
+  /// end), Filter::skip_lanes compares at a time: for values that are below x up to some
+  /// position and not after it (a row's left edges against a column's edge: the row is
+  /// in column order).
+  static std::uint32_t first_not_below(const float* v, std::uint32_t p, std::uint32_t end, float x) {
     for (;;) {
-      const auto step =
-          static_cast<std::uint32_t>(std::countr_one(Filter::below8(minx + p, edge) & first_lanes(end - p)));
+      const std::uint32_t step = Filter::skip_below(v + p, x, end - p);
       p += step;
-      if (step < 8) return p;
+      if (step < Filter::skip_lanes) return p;
     }
+  }
+
+  /// The left edge of the column holding x, `step` columns on, as a float bound: the
+  /// edge, floor(x / h) h + step h, is exact in double (h is a power of two, and a float
+  /// times one is a double without rounding), and float_at_least rounds it up to a float
+  /// that is below x' exactly when the edge is. No integer column: the conversions to and
+  /// from integers cost more than the rest.
+  static float column_edge(float x, int step, double h, double inv_h) {
+    return float_at_least((std::floor(static_cast<double>(x) * inv_h) + step) * h);
   }
 
   /// row_pairs for a row without crowded cells, Filter::tile_lanes shapes at a time (a
@@ -177,10 +179,10 @@ struct Kernels {
     };
     for (std::uint32_t tile = row.begin; tile < row.end; tile += Filter::tile_lanes) {
       const std::uint32_t n = std::min<std::uint32_t>(Filter::tile_lanes, row.end - tile);
-      const std::int64_t first = column_of(minx[tile], inv_h), last = column_of(minx[tile + n - 1], inv_h);
-      lo = skip_left_of(minx, lo, up_end, first - 1, h);
-      hi = skip_left_of(minx, std::max(hi, lo), up_end, last + 2, h);
-      own_end = skip_left_of(minx, std::max(own_end, tile + n), row.end, last + 2, h);
+      const float past = column_edge(minx[tile + n - 1], 2, h, inv_h);
+      lo = first_not_below(minx, lo, up_end, column_edge(minx[tile], -1, h, inv_h));
+      hi = first_not_below(minx, std::max(hi, lo), up_end, past);
+      own_end = first_not_below(minx, std::max(own_end, tile + n), row.end, past);
       count = Filter::tile_pairs(minx, maxx, miny, maxy, tile, n, tile + 1, own_end, lo, hi, out.a, out.b, count,
                                  CandidateBuffer::limit(), full);
     }
@@ -235,6 +237,8 @@ struct Kernels {
     p.overlap8 = &Filter::overlap8;
     p.side8 = &Filter::side8;
     p.below8 = &Filter::below8;
+    p.skip_lanes = Filter::skip_lanes;
+    p.skip_below = &Filter::skip_below;
     p.append = &Filter::append;
     if constexpr (Filter::sixteen) {
       p.overlap16 = &Filter::overlap16;

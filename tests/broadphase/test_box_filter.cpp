@@ -166,6 +166,40 @@ void check_below8(Isa isa, const LaneProbe& probe) {
   CHECK(bad == 0);
 }
 
+/// skip_below (the searches' steps past the shapes left of a column) on one ISA against
+/// the twin: a run of values below x, then anything, on values equal to x, one ulp either
+/// side of it, +0 against -0, infinities (the columns' padding), for every count n up to
+/// past the lanes (the 16-lane form must not read past n: the values there are not below x,
+/// and the array ends at 24).
+void check_skip_below(Isa isa, const LaneProbe& probe) {
+  SplitMix64 rng(6);
+  std::size_t bad = 0;
+  std::string first;
+  for (int round = 0; round < 100'000; ++round) {
+    const int scale = draw_scale(rng);
+    float v[24], x, unused;
+    interval(rng, scale, x, unused);
+    const std::uint32_t run = static_cast<std::uint32_t>(rng.next() % 20);
+    for (std::uint32_t k = 0; k < 24; ++k) {
+      float& e = v[k];
+      interval(rng, scale, e, unused);
+      if (k < run) e = std::min(e, std::nextafter(x, -HUGE_VALF));  // below x
+      if (rng.next() % 5 == 0) e = x;
+      if (rng.next() % 5 == 0) e = std::nextafter(x, (rng.next() & 1) ? HUGE_VALF : -HUGE_VALF);
+      if (rng.next() % 9 == 0) e = (rng.next() & 1) ? HUGE_VALF : -HUGE_VALF;
+      if (x == 0 && rng.next() % 2 == 0) e = -e;  // +0 against -0
+    }
+    const auto n = static_cast<std::uint32_t>(rng.next() % 21);
+    const std::uint32_t got = probe.skip_below(v, x, n);
+    const std::uint32_t want = BoxFilterScalar::leading_below(v, x, std::min(n, probe.skip_lanes));
+    if (got != want && bad++ == 0)
+      first = "round " + std::to_string(round) + ": n " + std::to_string(n) + ", got " + std::to_string(got) +
+              ", want " + std::to_string(want);
+  }
+  INFO(isa_name(isa) << " skip_below: " << bad << " mismatches; first: " << first);
+  CHECK(bad == 0);
+}
+
 /// The 16-lane step: two runs of eight boxes at positions i and j of the same arrays.
 void check_overlap16(Isa isa, const LaneProbe& probe) {
   SplitMix64 rng(7);
@@ -259,6 +293,7 @@ TEST_CASE("every ISA's box filter equals the scalar twin lane for lane", "[grid]
     const LaneProbe probe = lane_probe(isa);
     check_overlap8(isa, probe);
     check_below8(isa, probe);
+    check_skip_below(isa, probe);
     if (probe.overlap16 != nullptr) check_overlap16(isa, probe);
     if (probe.tile_pairs != nullptr) check_tile_pairs(isa, probe);
   }
@@ -273,6 +308,7 @@ TEST_CASE("the lane probes expose each ISA's steps as its search uses them", "[g
     CHECK((probe.append16 != nullptr) == (isa == Isa::avx512));
     CHECK(probe.tile_lanes == (isa == Isa::avx512 ? 16u : isa == Isa::avx2 ? 8u : 0u));
     CHECK((probe.tile_pairs != nullptr) == (probe.tile_lanes != 0));
+    CHECK(probe.skip_lanes == (isa == Isa::avx512 ? 16u : 8u));
   }
 }
 
