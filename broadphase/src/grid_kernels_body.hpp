@@ -150,9 +150,9 @@ struct Kernels {
 
   /// The left edge of the column holding x, `step` columns on, as a float bound: the
   /// edge, floor(x / h) h + step h, is exact in double (h is a power of two, and a float
-  /// times one is a double without rounding), and float_at_least rounds it up to a float
-  /// that is below x' exactly when the edge is. No integer column: the conversions to and
-  /// from integers cost more than the rest.
+  /// times one is a double without rounding), and float_at_least rounds it up to the
+  /// bound a float is below exactly when it is below the edge. No integer column: the
+  /// conversions to and from integers cost more than the rest.
   static float column_edge(float x, int step, double h, double inv_h) {
     return float_at_least((std::floor(static_cast<double>(x) * inv_h) + step) * h);
   }
