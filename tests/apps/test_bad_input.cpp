@@ -7,7 +7,6 @@
 // include theirs.
 //
 // Pair files are read by the library only (no verb reads them): tests/core/test_pair_io.cpp.
-#include <unistd.h>
 
 #include <bit>
 #include <catch2/catch.hpp>
@@ -28,6 +27,7 @@
 #include "hitgrid/core/scene_file.hpp"
 #include "hitgrid/world/world.hpp"
 #include "support/run_command.hpp"
+#include "support/scratch_dir.hpp"
 
 namespace fs = std::filesystem;
 using namespace hitgrid;
@@ -35,11 +35,7 @@ using namespace hitgrid;
 namespace {
 
 fs::path scratch(const std::string& name) {
-  static const fs::path dir = [] {
-    fs::path d = fs::temp_directory_path() / ("hitgrid_bad_input_" + std::to_string(::getpid()));
-    fs::create_directories(d);
-    return d;
-  }();
+  static const test::ScratchDir dir("hitgrid_bad_input");
   return dir / name;
 }
 

@@ -1,7 +1,6 @@
 // End-to-end tests of the `hitgrid` command: known pair files for hand-checked scenes,
 // generated lattice and mixed scenes against the all-pairs exact reference, identical
 // output for every ISA and thread count, errors and exit statuses, --stats and --help.
-#include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -15,6 +14,7 @@
 #include "hitgrid/simd/isa.hpp"
 #include "support/run_command.hpp"
 #include "support/sanitizer_builds.hpp"
+#include "support/scratch_dir.hpp"
 
 namespace fs = std::filesystem;
 using namespace hitgrid;
@@ -26,12 +26,8 @@ using CliResult = test::CommandResult;
 using test::slurp;
 
 fs::path scratch_dir() {
-  static const fs::path dir = [] {
-    fs::path d = fs::temp_directory_path() / ("hitgrid_cli_test_" + std::to_string(::getpid()));
-    fs::create_directories(d);
-    return d;
-  }();
-  return dir;
+  static const test::ScratchDir dir("hitgrid_cli_test");
+  return dir.path();
 }
 
 fs::path scratch(const std::string& name) { return scratch_dir() / name; }

@@ -2,7 +2,6 @@
 // write is read back (every shape in the window present, once, coloured by its exact
 // collision state; the rope's polyline is the library rope's), and bad input gives a
 // located error and exit status 1, bad usage 2.
-#include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -17,6 +16,7 @@
 #include "hitgrid/core/scene_file.hpp"
 #include "hitgrid/rope/rope.hpp"
 #include "support/run_command.hpp"
+#include "support/scratch_dir.hpp"
 
 namespace fs = std::filesystem;
 using namespace hitgrid;
@@ -24,11 +24,7 @@ using namespace hitgrid;
 namespace {
 
 fs::path scratch(const std::string& name) {
-  static const fs::path dir = [] {
-    fs::path d = fs::temp_directory_path() / ("hitgrid_cli_pictures_" + std::to_string(::getpid()));
-    fs::create_directories(d);
-    return d;
-  }();
+  static const test::ScratchDir dir("hitgrid_cli_pictures");
   return dir / name;
 }
 

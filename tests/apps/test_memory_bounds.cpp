@@ -1,7 +1,6 @@
 // Peak memory of `hitgrid pairs` on pathological layouts, measured in a child process (its
 // own VmHWM, reported by --stats), so that other tests in this process cannot blur it.
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <cstdlib>
@@ -15,6 +14,7 @@
 #include "hitgrid/core/scene_file.hpp"
 #include "hitgrid/core/splitmix64.hpp"
 #include "support/pathological_scenes.hpp"
+#include "support/scratch_dir.hpp"
 
 namespace fs = std::filesystem;
 using namespace hitgrid;
@@ -55,8 +55,8 @@ TEST_CASE("pathological layouts stay within a memory bound linear in shapes plus
   // pair buffers, their merge and the output. A layout that made memory grow with the
   // world's area or a shape's length would blow far past it.
   constexpr long baseline_kb = 64 * 1024;
-  const fs::path dir = fs::temp_directory_path() / ("hitgrid_memory_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
+  const test::ScratchDir scratch("hitgrid_memory");
+  const fs::path& dir = scratch.path();
   for (const auto& [name, scene] : test::broadphase_scenes(200'000)) {
     INFO(name);
     const std::string path = (dir / (name + ".hgs")).string();
@@ -69,7 +69,6 @@ TEST_CASE("pathological layouts stay within a memory bound linear in shapes plus
     CHECK(run.max_rss_kb <= bound_kb);
     UNSCOPED_INFO(name << ": " << run.max_rss_kb << " KiB peak, bound " << bound_kb << " KiB");
   }
-  fs::remove_all(dir);
 }
 
 namespace {
@@ -102,8 +101,8 @@ TEST_CASE("pairs take about their 8 bytes each, and streamed they take no memory
   // peak <= 32 MiB + 400 bytes per shape + 4 bands. Here the pairs' 8 bytes each are
   // 50 MB: keeping all of them twice, or once while streaming, breaks the bound.
   constexpr long baseline_kb = 32 * 1024;
-  const fs::path dir = fs::temp_directory_path() / ("hitgrid_memory_pairs_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
+  const test::ScratchDir scratch("hitgrid_memory_pairs");
+  const fs::path& dir = scratch.path();
   const Scene scene = crossing_chords(4000);
   const std::string path = (dir / "chords.hgs").string();
   write_scene_file(path, scene, SceneFormat::binary);
@@ -123,5 +122,4 @@ TEST_CASE("pairs take about their 8 bytes each, and streamed they take no memory
   CHECK(streamed.max_rss_kb <= streamed_bound_kb);
   UNSCOPED_INFO("streamed: " << streamed.max_rss_kb << " KiB peak, bound " << streamed_bound_kb << " KiB");
   CHECK(fs::file_size(dir / "streamed.hgp") == fs::file_size(dir / "whole.hgp"));
-  fs::remove_all(dir);
 }

@@ -7,12 +7,9 @@
 #pragma once
 
 #include <cstdint>
-#include <filesystem>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <unistd.h>
 
 #include "hitgrid/core/splitmix64.hpp"
 
@@ -74,15 +71,6 @@ inline std::vector<std::string> text_dictionary() {
           "e",    "e-",   "e+",    "E99",  "nan",   "inf",     "-inf",  "1e39",   "1e-50",
           "0",    "9",    "-0",    "s ",   "c ",    "b ",      "s",     "x ",     "1073741823",
           "1073741824", "99999999999", std::string("\0", 1), "\x89", "\xef\xbb\xbf", "0x1p3"};
-}
-
-/// A fresh directory under the system temp dir, unique to this process and name.
-inline std::filesystem::path scratch_dir(std::string_view name) {
-  auto dir = std::filesystem::temp_directory_path() /
-             ("hitgrid_test_" + std::string(name) + "_" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
 }
 
 }  // namespace hitgrid::test

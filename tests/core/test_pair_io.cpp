@@ -14,6 +14,7 @@
 #include "hitgrid/core/pair_io.hpp"
 #include "hitgrid/core/scene_binary_io.hpp"
 #include "support/pair_literals.hpp"
+#include "support/scratch_dir.hpp"
 
 using namespace hitgrid;
 using test::pair, test::S, test::C, test::B;
@@ -215,7 +216,8 @@ TEST_CASE("pair binary: bad records are reported at their offset", "[io]") {
 }
 
 TEST_CASE("pair files: both formats, auto-detected", "[io]") {
-  const auto dir = test::scratch_dir("pairs");
+  const test::ScratchDir scratch("hitgrid_test_pairs");
+  const std::filesystem::path& dir = scratch.path();
   const PairList many = random_sorted_pairs(9, 5000);
   const std::string t = (dir / "p.txt").string(), b = (dir / "p.hgp").string();
   write_pairs_file(t, many, PairFormat::text);
@@ -229,7 +231,6 @@ TEST_CASE("pair files: both formats, auto-detected", "[io]") {
                     (dir / "none").string() + ": cannot open for reading: No such file or directory");
   std::ofstream(t) << "s 0 s 1\ns 1 s 0\n";
   CHECK_THROWS_WITH(read_pairs_file(t), t + ":2:1: pair not in canonical order: s 1 s 0 (write s 0 s 1)");
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("pair fuzz: mutated text and binary lists parse or fail cleanly", "[io][fuzz]") {

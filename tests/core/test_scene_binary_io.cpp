@@ -1,9 +1,8 @@
 // The binary scene format: golden bytes written by an independent implementation
 // (tools/scenes_reference.py), round trips, every error with its exact message and byte
 // offset, and a fuzz test.
-#include <catch2/catch.hpp>
-
 #include <bit>
+#include <catch2/catch.hpp>
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
@@ -21,6 +20,7 @@
 #include "hitgrid/core/pair_io.hpp"
 #include "hitgrid/core/scene_binary_io.hpp"
 #include "hitgrid/core/scene_file.hpp"
+#include "support/scratch_dir.hpp"
 
 using namespace hitgrid;
 
@@ -217,7 +217,8 @@ TEST_CASE("binary scene: invalid shapes are reported at the offset of the bad fi
 }
 
 TEST_CASE("binary scene files: auto-detection and round trip", "[io]") {
-  const auto dir = test::scratch_dir("scene_binary");
+  const test::ScratchDir scratch("hitgrid_test_scene_binary");
+  const std::filesystem::path& dir = scratch.path();
   GeneratorParams p;
   p.n = 4000;
   const Scene s = generate(Family::mixed, p);
@@ -229,7 +230,6 @@ TEST_CASE("binary scene files: auto-detection and round trip", "[io]") {
   std::ofstream(path, std::ios::binary) << std::string("\x89HGS\r\n", 6);
   CHECK_THROWS_WITH(read_scene_file(path),
                     path + ": byte 6: truncated header: the file has 6 bytes, a scene header has 40");
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("binary scene fuzz: mutated files parse or fail cleanly", "[io][fuzz]") {

@@ -1,8 +1,7 @@
 // The scene text format: what it accepts (exact float bits), what it rejects (exact
 // messages pointing at file:line:column), bit-identical round trips, and a fuzz test.
-#include <catch2/catch.hpp>
-
 #include <bit>
+#include <catch2/catch.hpp>
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
@@ -17,6 +16,7 @@
 #include "hitgrid/core/generators.hpp"
 #include "hitgrid/core/scene_file.hpp"
 #include "hitgrid/core/scene_text_io.hpp"
+#include "support/scratch_dir.hpp"
 
 using namespace hitgrid;
 
@@ -273,7 +273,8 @@ TEST_CASE("text scene: the data file with every quirk", "[io]") {
 }
 
 TEST_CASE("text scene files: round trip, and I/O errors", "[io]") {
-  const auto dir = test::scratch_dir("scene_text");
+  const test::ScratchDir scratch("hitgrid_test_scene_text");
+  const std::filesystem::path& dir = scratch.path();
   GeneratorParams p;
   p.n = 3000;
   const Scene s = generate(Family::mixed, p);
@@ -304,7 +305,6 @@ TEST_CASE("text scene files: round trip, and I/O errors", "[io]") {
   const std::string bad = (dir / "bad.txt").string();
   std::ofstream(bad) << "s 0 0 1 1\nc 0 0 -2\n";
   CHECK_THROWS_WITH(read_scene_file(bad), bad + ":2:7: circle 0: negative radius -2");
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("text scene fuzz: mutated files parse or fail cleanly", "[io][fuzz]") {
