@@ -103,6 +103,8 @@ class HomeGrid {
   std::size_t small_count() const { return items_.size(); }
   /// The sorted shape at a position of columns().
   const Item& item_at(std::uint32_t position) const { return items_[position]; }
+  /// All of them, by position.
+  const Item* items() const { return items_.data(); }
   /// The global index of the sorted shape at a position of columns().
   std::uint32_t shape_at(std::uint32_t position) const { return item_at(position).shape; }
   /// The large shapes: global indices (ascending) and records.

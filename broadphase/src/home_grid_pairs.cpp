@@ -94,8 +94,8 @@ class HomeSearch {
                                     std::uint32_t up_end);
 
  private:
-  void exact(std::uint32_t a, std::uint32_t b, Scratch& t) const {
-    const HomeGrid::Item &x = g_->item_at(a), &y = g_->item_at(b);
+  static void exact(const HomeGrid::Item* items, std::uint32_t a, std::uint32_t b, Scratch& t) {
+    const HomeGrid::Item &x = items[a], &y = items[b];
     t.batch.add(x.shape, x.g, y.shape, y.g, t.pairs);
   }
 
@@ -128,15 +128,17 @@ void HomeSearch::search_row(std::size_t k, Scratch& t) const {
 
 void HomeSearch::flush_small(void* scratch) {
   Scratch& t = *static_cast<Scratch*>(scratch);
-  const HomeSearch& self = *t.search;
+  // In a local: read through t.search, g++ loads the pointer again for every pair (the
+  // batch's out-of-line test, when it runs, may have written anywhere).
+  const HomeGrid::Item* items = t.search->g_->items();
   // The items eight candidates ahead are asked for early.
   const CandidateBuffer& c = t.small;
   for (std::uint32_t i = 0; i < c.count; ++i) {
     if (i + 8 < c.count) {
-      __builtin_prefetch(&self.g_->item_at(c.a[i + 8]));
-      __builtin_prefetch(&self.g_->item_at(c.b[i + 8]));
+      __builtin_prefetch(&items[c.a[i + 8]]);
+      __builtin_prefetch(&items[c.b[i + 8]]);
     }
-    self.exact(c.a[i], c.b[i], t);
+    exact(items, c.a[i], c.b[i], t);
   }
   t.small.count = 0;
 }
@@ -167,7 +169,7 @@ std::uint32_t HomeSearch::crowded_cell(void* scratch, std::uint32_t cb, std::uin
         return Aabb{{at.minx[p], at.miny[p]}, {at.maxx[p], at.maxy[p]}};
       },
       [&](std::uint32_t i) { return i < own; },
-      [&](std::uint32_t i, std::uint32_t j) { self.exact(t.crowded[i], t.crowded[j], t); });
+      [&, items = g.items()](std::uint32_t i, std::uint32_t j) { exact(items, t.crowded[i], t.crowded[j], t); });
   return ce;
 }
 

@@ -89,7 +89,9 @@ class PairBatch {
     return PairKind::box_box;
   }
 
-  void run(std::size_t kind, PairKeys& pairs) {
+  // Out of line: inlined into add(), g++ 12 keeps the queues' column addresses that run()
+  // needs on the stack, stored again for every pair added.
+  [[gnu::noinline]] void run(std::size_t kind, PairKeys& pairs) {
     Queue& q = queues_[kind];
     const std::uint32_t n = q.size;
     simd::test_pairs(isa_, static_cast<simd::PairKind>(kind), n, {{q.ga[0], q.ga[1], q.ga[2], q.ga[3]}},
