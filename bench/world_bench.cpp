@@ -185,7 +185,7 @@ void circles_over_statics(benchmark::State& state, std::uint64_t statics, std::u
   }
   const std::vector<ShapeHandle> handles = create_all(world, start, BodyType::dynamic_body);
   world.step();  // builds the static grid once
-  std::size_t f = 0;
+  std::size_t f = 0, events = 0;
   std::vector<Shape> drifted(start.size());
   for (auto _ : state) {
     if (drift) {
@@ -201,8 +201,11 @@ void circles_over_statics(benchmark::State& state, std::uint64_t statics, std::u
       world.move(handles, moved[f++ & 1]);
     }
     world.step();
+    events += world.begin_events().size() + world.end_events().size();
   }
   state.counters["pairs"] = static_cast<double>(world.pairs().size());
+  // How many pairs change from frame to frame, next to how many there are.
+  state.counters["events_per_frame"] = static_cast<double>(events) / static_cast<double>(state.iterations());
 }
 void static_plus(benchmark::State& state) {
   circles_over_statics(state, static_cast<std::uint64_t>(state.range(0)), static_cast<std::uint64_t>(state.range(1)),
