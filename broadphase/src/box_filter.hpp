@@ -125,10 +125,9 @@ struct BoxFilterScalar {
   /// increasing order whose boxes overlap u's, appended as (t, u). A u of the first range
   /// pairs only with the tile's shapes before it (the tile's own later shapes, and the
   /// shapes after the tile, each pair once). The count is at most `room` on entry;
-  /// `full(count)` is called once it has passed `room` (here after that u; the vector
-  /// versions after a stretch of u that cannot pass it by more than their lanes), and
-  /// returns the new count. Returns the count. The
-  /// boxes of the u are finite (those of small shapes, which span at most two cells).
+  /// `full(count)` is called after any u that leaves it past `room` (by at most the
+  /// tile's lanes), and returns the new count. Returns the count. The boxes of the u are
+  /// finite (those of small shapes, which span at most two cells).
   template <class Full>
   static std::uint32_t tile_pairs(const float* minx, const float* maxx, const float* miny, const float* maxy,
                                   std::uint32_t tile, std::uint32_t n, std::uint32_t own, std::uint32_t own_end,
@@ -257,28 +256,20 @@ struct BoxFilter {
     // the tile needs a mask: it pairs with the tile's lanes before it.
     const F x0 = tile_load(minx + tile, n, HUGE_VALF), x1 = tile_load(maxx + tile, n, -HUGE_VALF);
     const F y0 = tile_load(miny + tile, n, HUGE_VALF), y1 = tile_load(maxy + tile, n, -HUGE_VALF);
-    // Each loop in stretches that cannot fill the lists (each u adds at most tile_lanes;
-    // the count is at most `room` on entry), `full` between stretches: no call inside
-    // them, so the tile's boxes stay in registers (every vector register is caller-saved).
-    auto stretch_end = [&](std::uint32_t from, std::uint32_t end) {
-      return std::min(end, from + (room - count) / tile_lanes + 1);
-    };
+    // `full` after any u that leaves the count past `room` (each u adds at most
+    // tile_lanes, and the lists have tile_lanes slots past it).
     std::uint32_t u = own;
-    for (const std::uint32_t inside_end = std::min(own_end, tile + n); u < inside_end;) {
-      for (const std::uint32_t e = stretch_end(u, inside_end); u < e; ++u) {
-        const std::uint32_t before = (1u << (u - tile)) - 1;
-        count = tile_test<true>(x0, x1, y0, y1, tile, before, minx[u], maxx[u], miny[u], maxy[u], u, as, bs, count);
-      }
+    for (const std::uint32_t inside_end = std::min(own_end, tile + n); u < inside_end; ++u) {
+      const std::uint32_t before = (1u << (u - tile)) - 1;
+      count = tile_test<true>(x0, x1, y0, y1, tile, before, minx[u], maxx[u], miny[u], maxy[u], u, as, bs, count);
       if (count > room) count = full(count);
     }
-    while (u < own_end) {
-      for (const std::uint32_t e = stretch_end(u, own_end); u < e; ++u)
-        count = tile_test<false>(x0, x1, y0, y1, tile, 0, minx[u], maxx[u], miny[u], maxy[u], u, as, bs, count);
+    for (; u < own_end; ++u) {
+      count = tile_test<false>(x0, x1, y0, y1, tile, 0, minx[u], maxx[u], miny[u], maxy[u], u, as, bs, count);
       if (count > room) count = full(count);
     }
-    for (u = up; u < up_end;) {
-      for (const std::uint32_t e = stretch_end(u, up_end); u < e; ++u)
-        count = tile_test<false>(x0, x1, y0, y1, tile, 0, minx[u], maxx[u], miny[u], maxy[u], u, as, bs, count);
+    for (u = up; u < up_end; ++u) {
+      count = tile_test<false>(x0, x1, y0, y1, tile, 0, minx[u], maxx[u], miny[u], maxy[u], u, as, bs, count);
       if (count > room) count = full(count);
     }
     return count;
