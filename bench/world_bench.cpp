@@ -1,4 +1,4 @@
-// The engine world's benchmarks (issue 18's speed list), each next to its baseline in the
+// The engine world's benchmarks (README, the World and its Measured line), each next to its baseline in the
 // same binary and run:
 //   frame/N/T          N moving shapes (the mixed family: segments, circles, boxes at uniform
 //                      density), each moving up to a tenth of its size per frame: move +

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 5's benchmark report in one command: install what is missing, build Release, run
+# The benchmark report (README's third command) in one command: install what is missing, build Release, run
 # hitgrid against its peers (bench/peers_bench), the SIMD kernels
 # (bench/simd_kernels_bench), the grid's build (bench/grid_build_bench) and the engine world
 # (bench/world_bench: frames, statics, casts), 3 repetitions

@@ -36,7 +36,7 @@ inline constexpr std::uint32_t crowded_cell_shapes = 32;
 /// have room for sixteen lanes past limit(): the kernels store whole vectors. Only the
 /// first `count` entries are ever read, so the arrays are left uninitialized: a one-shape
 /// query (GridIndex::candidates, a World's rebuilt static lists) makes a buffer per call,
-/// and zeroing its 2 KB was a seventh of the call.
+/// and zeroing its 2 KB would be a large part of such a call.
 struct CandidateBuffer {
   static constexpr std::uint32_t capacity = 256;
   static constexpr std::uint32_t lanes = 16;  // the widest store a kernel makes

@@ -44,7 +44,7 @@ constexpr std::uint64_t cell_budget_floor = std::uint64_t{1} << 20;
 /// One shape in one tile: the shape's global index and the shape itself, so that grouping
 /// the entries by tile also brings every tile's shapes together in memory. (The tile is
 /// known from the entry's position; keeping it out makes the entry a quarter smaller, and
-/// writing the entries was the costliest part of bucketing.)
+/// writing the entries is most of what bucketing costs.)
 struct TileEntry {
   std::uint32_t shape;
   float g[4];  // the shape's geometry (ShapeRecord::g); its bounds are derived per tile

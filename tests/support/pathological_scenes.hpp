@@ -1,4 +1,4 @@
-// Layouts that break naive broad phases (issue 3's list), built deterministically from a
+// Layouts that break naive broad phases (docs/contracts.md, contract 4), built deterministically from a
 // base scene of the standard generators. Shared by the broad-phase tests.
 #pragma once
 

@@ -184,8 +184,8 @@ struct World::State {
   /// Throws unless every handle is live and appears once: for the first dead handle in
   /// order, else for the first repeat in order (each slot stamped with this call's number:
   /// a slot already stamped is a repeat). On this thread: in pieces on the world's threads
-  /// it measured no faster, and stamping there takes an atomic exchange per handle
-  /// (bench/results/world-frame-serial-parts-2026-11-27.md).
+  /// stamping takes an atomic exchange per handle, which costs what the threads would
+  /// save (bench/results/world-frame-serial-parts-2026-11-27.md).
   void check_distinct_live(std::span<const ShapeHandle> handles, const char* what) {
     for (ShapeHandle h : handles) live(h, what);
     if (stamps.size() < slots.size()) stamps.resize(slots.size(), 0);

@@ -2,9 +2,8 @@
 //
 // Bindings hand shapes over as rows (a C array of structs, a NumPy (N, 4) array) while a
 // Scene is columns, so each call turns one into the other before the pairs are found: a
-// pass that is bound by memory bandwidth, about a tenth of find_pairs' own time at a
-// million shapes on one thread, and shared out here over the threads the caller asked
-// find_pairs for.
+// pass bound by memory bandwidth and not small next to find_pairs' own work, so it is
+// shared out here over the threads the caller asked find_pairs for.
 #pragma once
 
 #include "hitgrid/core/scene.hpp"
