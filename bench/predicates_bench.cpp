@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "hitgrid/core/detail/exact_predicates.hpp"
 #include "hitgrid/core/detail/predicate_counters.hpp"
 #include "hitgrid/core/predicates.hpp"
 

@@ -4,9 +4,10 @@
 
 #include "expansion.hpp"
 #include "filtered.hpp"
-#include "orient2d_filter.hpp"
-#include "hitgrid/core/detail/predicate_polynomials.hpp"
+#include "hitgrid/core/detail/exact_predicates.hpp"
 #include "hitgrid/core/detail/predicate_counters.hpp"
+#include "hitgrid/core/detail/predicate_polynomials.hpp"
+#include "orient2d_filter.hpp"
 
 namespace hitgrid {
 namespace {

@@ -12,11 +12,10 @@
 // counts (default 1; measured run times are ~5 s Release, ~10 s ASan+UBSan, so the default
 // needs no reduction), HITGRID_TEST_SEED explores other inputs for soak runs, and
 // HITGRID_TEST_VERBOSE prints per-family answers and cold-path counts.
-#include <catch2/catch.hpp>
-
 #include <gmpxx.h>
 
 #include <bit>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -24,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "hitgrid/core/detail/exact_predicates.hpp"
 #include "hitgrid/core/detail/predicate_counters.hpp"
 #include "hitgrid/core/predicates.hpp"
 #include "support/adversarial.hpp"

@@ -37,14 +37,4 @@ int compare_center_distance(Vec2 p, Vec2 q, float r1, float r2);
 /// distance |r| of the line through a and b.
 int compare_line_distance(Vec2 a, Vec2 b, Vec2 p, float r);
 
-/// The same predicates without the floating-point filter: always the exact expansion
-/// path. For tests and for measuring the cold path; the results are identical.
-namespace exact {
-int orient2d(Vec2 a, Vec2 b, Vec2 c);
-int dot_sign(Vec2 a, Vec2 b, Vec2 c);
-int compare_distance(Vec2 p, Vec2 q, float r);
-int compare_center_distance(Vec2 p, Vec2 q, float r1, float r2);
-int compare_line_distance(Vec2 a, Vec2 b, Vec2 p, float r);
-}  // namespace exact
-
 }  // namespace hitgrid

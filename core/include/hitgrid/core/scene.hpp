@@ -141,8 +141,10 @@ class Scene {
   void extend(const Aabb& b) { extend(bounds_, b); }
 };
 
-/// 64-bit FNV-1a hash of the scene's bits (counts, then every column in kind order).
-/// Pinned in tests to prove that generators and readers are bit-exact.
+/// A fingerprint of the scene: the 64-bit FNV-1a hash of its bits (counts, then every
+/// column in kind order; docs/formats.md). Two scenes with the same hash hold the same
+/// shapes bit for bit, whatever machine made them (the tests pin it for the generators and
+/// the readers; pair_list_hash is its twin for pair lists).
 std::uint64_t scene_hash(const Scene& scene);
 
 }  // namespace hitgrid
