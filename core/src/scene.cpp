@@ -10,6 +10,7 @@
 #include <limits>
 #include <utility>
 #include <vector>
+#include <xsimd/xsimd.hpp>
 
 #include "hitgrid/core/detail/fnv1a.hpp"
 #include "hitgrid/core/error.hpp"
@@ -304,43 +305,40 @@ ChunkCheck check_boxes(const ShapeRows& r, std::size_t begin, std::size_t end) {
   return {bad == 0, {{x0, y0}, {x1, y1}}};
 }
 
-#if defined(__GNUC__) && !defined(__clang__)
-// Packed rows of four floats (segments and boxes, the common case) a row per vector, in
-// GCC's vector extensions (SSE2 on any x86-64, no ISA choice needed): the loops above
-// would stay scalar, since without -ffast-math GCC does not turn a float min or max
+#if defined(__SSE2__)
+// Packed rows of four floats (segments and boxes, the common case) a row per vector, on
+// SSE2 through xsimd (every x86-64 has it: no ISA choice needed, docs/simd.md): the loops
+// above would stay scalar, since without -ffast-math GCC does not turn a float min or max
 // reduction into vector code, and the copy is a 4 x 4 transpose per four rows. Same
 // results as the scalar loops (up to the sign of a zero bound, which compares equal).
-using V4f = float __attribute__((vector_size(16)));
-using V4i = std::int32_t __attribute__((vector_size(16)));
-
-V4f load4(const float* p) {
-  V4f v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
+using V4f = xsimd::batch<float, xsimd::sse2>;
+using V4i = xsimd::batch<std::int32_t, xsimd::sse2>;
+using V2d = xsimd::batch<double, xsimd::sse2>;  // a float pair per lane, to move pairs
 
 /// Segments (boxes false): lanes ax ay bx by; boxes: minx miny maxx maxy, also min <= max.
 ChunkCheck check_packed4(const float* rows, std::size_t begin, std::size_t end, bool boxes) {
-  const V4f largest = {std::numeric_limits<float>::max(), std::numeric_limits<float>::max(),
-                       std::numeric_limits<float>::max(), std::numeric_limits<float>::max()};
-  const V4i abs_bits = {0x7fffffff, 0x7fffffff, 0x7fffffff, 0x7fffffff};
+  const V4f largest(std::numeric_limits<float>::max());
   // A box's lanes 0 and 1 must not exceed lanes 2 and 3 (min <= max); lanes 2 and 3, and
   // a segment's, pass that test.
-  const V4i unordered = boxes ? V4i{0, 0, -1, -1} : V4i{-1, -1, -1, -1};
-  V4i good = {-1, -1, -1, -1};
-  V4f lo = {inf, inf, inf, inf}, hi = {-inf, -inf, -inf, -inf};
+  alignas(16) static constexpr float max_lanes[4] = {0.0f, 0.0f, 1.0f, 1.0f};
+  const auto unordered = V4f::load_aligned(max_lanes) >= V4f(boxes ? 1.0f : 0.0f);
+  auto good = xsimd::batch_bool<float, xsimd::sse2>(true);
+  V4f lo(inf), hi(-inf);
   for (std::size_t i = begin; i < end; ++i) {
-    const V4f v = load4(rows + 4 * i);
-    const V4f magnitude = reinterpret_cast<V4f>(reinterpret_cast<V4i>(v) & abs_bits);
-    good &= magnitude <= largest;
-    const V4f swapped = __builtin_shuffle(v, V4i{2, 3, 0, 1});
-    good &= (v <= swapped) | unordered;
-    lo = lo < v ? lo : v;
-    hi = hi > v ? hi : v;
+    const V4f v = V4f::load_unaligned(rows + 4 * i);
+    good = good & (xsimd::abs(v) <= largest);  // false for infinities and NaN
+    const V4f swapped =
+        xsimd::swizzle(v, xsimd::batch_constant<xsimd::batch<std::uint32_t, xsimd::sse2>, 2, 3, 0, 1>());
+    good = good & ((v <= swapped) | unordered);
+    lo = xsimd::select(lo < v, lo, v);
+    hi = xsimd::select(hi > v, hi, v);
   }
-  const bool valid = (good[0] & good[1] & good[2] & good[3]) == -1;
-  if (boxes) return {valid, {{lo[0], lo[1]}, {hi[2], hi[3]}}};
-  return {valid, {{std::min(lo[0], lo[2]), std::min(lo[1], lo[3])}, {std::max(hi[0], hi[2]), std::max(hi[1], hi[3])}}};
+  const bool valid = xsimd::all(good);
+  alignas(16) float l[4], h[4];
+  lo.store_aligned(l);
+  hi.store_aligned(h);
+  if (boxes) return {valid, {{l[0], l[1]}, {h[2], h[3]}}};
+  return {valid, {{std::min(l[0], l[2]), std::min(l[1], l[3])}, {std::max(h[0], h[2]), std::max(h[1], h[3])}}};
 }
 
 /// Rows [begin, end) of four floats into four columns, a 4 x 4 transpose per four rows.
@@ -348,12 +346,17 @@ void copy_packed4(const float* rows, const std::array<float*, 4>& out, std::size
   std::size_t i = begin;
   for (; i + 4 <= end; i += 4) {
     const float* r = rows + 4 * i;
-    const V4f r0 = load4(r), r1 = load4(r + 4), r2 = load4(r + 8), r3 = load4(r + 12);
-    const V4f t0 = __builtin_shuffle(r0, r1, V4i{0, 4, 1, 5}), t1 = __builtin_shuffle(r2, r3, V4i{0, 4, 1, 5});
-    const V4f t2 = __builtin_shuffle(r0, r1, V4i{2, 6, 3, 7}), t3 = __builtin_shuffle(r2, r3, V4i{2, 6, 3, 7});
-    const V4f c[4] = {__builtin_shuffle(t0, t1, V4i{0, 1, 4, 5}), __builtin_shuffle(t0, t1, V4i{2, 3, 6, 7}),
-                      __builtin_shuffle(t2, t3, V4i{0, 1, 4, 5}), __builtin_shuffle(t2, t3, V4i{2, 3, 6, 7})};
-    for (std::size_t j = 0; j < 4; ++j) std::memcpy(out[j] + i, &c[j], sizeof c[j]);
+    const V4f r0 = V4f::load_unaligned(r), r1 = V4f::load_unaligned(r + 4), r2 = V4f::load_unaligned(r + 8),
+              r3 = V4f::load_unaligned(r + 12);
+    // Lanes interleaved two rows at a time, then pairs of lanes.
+    const V2d t0 = xsimd::bitwise_cast<V2d>(xsimd::zip_lo(r0, r1)),
+              t1 = xsimd::bitwise_cast<V2d>(xsimd::zip_lo(r2, r3));
+    const V2d t2 = xsimd::bitwise_cast<V2d>(xsimd::zip_hi(r0, r1)),
+              t3 = xsimd::bitwise_cast<V2d>(xsimd::zip_hi(r2, r3));
+    xsimd::bitwise_cast<V4f>(xsimd::zip_lo(t0, t1)).store_unaligned(out[0] + i);
+    xsimd::bitwise_cast<V4f>(xsimd::zip_hi(t0, t1)).store_unaligned(out[1] + i);
+    xsimd::bitwise_cast<V4f>(xsimd::zip_lo(t2, t3)).store_unaligned(out[2] + i);
+    xsimd::bitwise_cast<V4f>(xsimd::zip_hi(t2, t3)).store_unaligned(out[3] + i);
   }
   for (; i < end; ++i)
     for (std::size_t j = 0; j < 4; ++j) out[j][i] = rows[4 * i + j];
