@@ -25,6 +25,8 @@
 
 #include <xsimd/xsimd.hpp>
 
+#include "hitgrid/simd/detail/lane_arches.hpp"
+
 #if XSIMD_WITH_SSE2
 #include <immintrin.h>
 
@@ -33,9 +35,7 @@
 
 namespace hitgrid {
 
-using Sse2Arch = xsimd::sse2;
-using Avx2Arch = xsimd::fma3<xsimd::avx2>;
-using Avx512Arch = xsimd::avx512f;
+// Sse2Arch, Avx2Arch and Avx512Arch are simd/'s (hitgrid/simd/detail/lane_arches.hpp).
 /// Eight float lanes in the AVX-512 unit (see above). Plain AVX2 underneath: no FMA (the
 /// AVX-512 flags do not enable it, and nothing here needs it).
 struct Avx512HalfArch : xsimd::avx2 {
@@ -116,19 +116,8 @@ inline constexpr SetBits8 set_bits8 = make_set_bits8();
 
 }  // namespace lane_detail
 
-/// Bit k set iff lane k of m is true. On AVX-512 a batch_bool is a k-mask already; on
-/// SSE and AVX it is a vector whose sign bits movemask collects.
-template <class A>
-[[gnu::always_inline]] inline std::uint32_t mask_bits(const xsimd::batch_bool<float, A>& m) {
-  static_assert(lane_detail::is_grid_arch<A>);
-  if constexpr (lane_detail::is_avx512<A>) {
-    return static_cast<__mmask16>(m);
-  } else if constexpr (lane_detail::is_sse2<A>) {
-    return static_cast<std::uint32_t>(_mm_movemask_ps(m));
-  } else {
-    return static_cast<std::uint32_t>(_mm256_movemask_ps(m));
-  }
-}
+/// Bit k set iff lane k of m is true (shared with simd/'s kernels: lane_arches.hpp).
+using lanes::mask_bits;
 
 /// mask_bits(m) & bits. On AVX-512 the and is one of k-masks (kand), which keeps the
 /// result in a mask register for a compress; GCC would otherwise move m to a general

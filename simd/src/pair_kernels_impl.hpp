@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <xsimd/xsimd.hpp>
 
+#include "hitgrid/simd/detail/lane_arches.hpp"
 #include "hitgrid/simd/pair_kernels.hpp"
 
 namespace hitgrid::simd {
@@ -19,9 +20,7 @@ struct PairKernels {
 };
 
 /// The arches, best first, and the Isa each one implements.
-using Sse2Arch = xsimd::sse2;
-using Avx2Arch = xsimd::fma3<xsimd::avx2>;
-using Avx512Arch = xsimd::avx512f;
+// (Sse2Arch, Avx2Arch, Avx512Arch: hitgrid/simd/detail/lane_arches.hpp.)
 
 extern template void PairKernels::operator()<Sse2Arch>(Sse2Arch, PairKind, std::size_t, const ShapeColumns&,
                                                        const ShapeColumns&, std::uint8_t*) const;

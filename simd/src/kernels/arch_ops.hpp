@@ -1,6 +1,7 @@
 // The few operations xsimd 8.1 lacks or gets wrong for the kernels, one per arch:
-// loading float32 columns widened to double, turning a lane mask into bits, and the exact
-// rounding error of a product.
+// loading float32 columns widened to double, a float lane's sign bits, and the exact
+// rounding error of a product. (A lane mask as bits, which the grid's searches need too,
+// and the arches: hitgrid/simd/detail/lane_arches.hpp.)
 //
 // Everything here is a template on the arch A (docs/simd.md, one definition rule: a
 // non-template helper compiled into the AVX-512 translation unit could be the copy the
@@ -17,6 +18,8 @@
 #include <cstdint>
 #include <type_traits>
 #include <xsimd/xsimd.hpp>
+
+#include "hitgrid/simd/detail/lane_arches.hpp"
 
 namespace hitgrid::simd::kernels {
 
@@ -51,29 +54,8 @@ template <class A>
   }
 }
 
-/// Bit k set iff lane k is true. (8.1 has no batch_bool::mask(); on AVX-512 the register
-/// is a k-mask already, elsewhere a vector whose sign bits movemask collects.)
-template <class A>
-[[gnu::always_inline]] inline std::uint32_t mask_bits(const DoubleMask<A>& m) {
-  if constexpr (is_avx512<A>) {
-    return static_cast<__mmask8>(m);
-  } else if constexpr (is_avx2<A>) {
-    return static_cast<std::uint32_t>(_mm256_movemask_pd(m));
-  } else {
-    return static_cast<std::uint32_t>(_mm_movemask_pd(m));
-  }
-}
-
-template <class A>
-[[gnu::always_inline]] inline std::uint32_t mask_bits(const FloatMask<A>& m) {
-  if constexpr (is_avx512<A>) {
-    return static_cast<__mmask16>(m);
-  } else if constexpr (is_avx2<A>) {
-    return static_cast<std::uint32_t>(_mm256_movemask_ps(m));
-  } else {
-    return static_cast<std::uint32_t>(_mm_movemask_ps(m));
-  }
-}
+/// Bit k set iff lane k is true (shared with the grid's searches: lane_arches.hpp).
+using hitgrid::lanes::mask_bits;
 
 /// Bit k set iff lane k's sign bit is set (whatever the rest of the lane holds).
 template <class A>
