@@ -45,8 +45,12 @@ class BlockCache {
   static constexpr std::size_t huge_page_bytes = std::size_t{1} << 21;
   static constexpr std::size_t default_max_bytes = std::size_t{512} << 20;
 
+  /// The share of max_bytes kept for the pair keys' chunks (KeyChunkPool): one part in
+  /// key_chunk_share_divisor; the blocks keep the rest.
+  static constexpr std::size_t key_chunk_share_divisor = 8;
+
   explicit BlockCache(std::size_t max_bytes = default_max_bytes)
-      : max_bytes_(max_bytes - max_bytes / 8), key_chunks_(max_bytes / 8) {}
+      : max_bytes_(max_bytes - max_bytes / key_chunk_share_divisor), key_chunks_(max_bytes / key_chunk_share_divisor) {}
   /// Frees every kept block. Blocks handed out must have come back first.
   ~BlockCache();
   BlockCache(const BlockCache&) = delete;

@@ -11,6 +11,16 @@
 #include "uninitialized_vector.hpp"
 
 namespace hitgrid {
+namespace {
+
+/// Shapes per task of the plan's parallel passes over the scene (extent, large spans).
+constexpr std::size_t shapes_per_task = std::size_t{1} << 14;
+/// A requested cell is refused for the home grid when its large shapes could make more
+/// spans than max(large_span_floor, large_spans_per_shape n) (large_spans_exceed).
+constexpr std::uint64_t large_span_floor = std::uint64_t{1} << 20;
+constexpr std::uint64_t large_spans_per_shape = 16;
+
+}  // namespace
 
 void check_cell_sizes(const FindPairsOptions& options) {
   auto check = [](float size, const char* what) {
@@ -23,7 +33,7 @@ void check_cell_sizes(const FindPairsOptions& options) {
 
 SceneExtent scene_extent(const UninitializedVector<ShapeRecord>& shapes) {
   return detail::parallel_reduce(
-      shapes.size(), std::size_t{1} << 14, SceneExtent{},
+      shapes.size(), shapes_per_task, SceneExtent{},
       [&](const auto& r, SceneExtent e) {
         for (std::size_t i = r.begin(); i != r.end(); ++i) e.add(shapes[i].box);
         return e;
@@ -102,7 +112,8 @@ std::uint64_t saturated_sum(std::uint64_t a, std::uint64_t b) {
 
 /// Whether the home grid on cells of side 2^log2_cell could hold more large spans
 /// (large_spans.hpp: a large shape's columns in each row of small shapes it crosses) than
-/// max(2^20, 16 n): at most min(rows crossed, small shapes) for each large shape, summed.
+/// max(large_span_floor, large_spans_per_shape n): at most min(rows crossed, small shapes)
+/// for each large shape, summed.
 /// One pass over the shapes, for a requested cell only (an automatic one is chosen so
 /// that large shapes are few and short).
 bool large_spans_exceed(const Scene& scene, const KindRanges& kinds, int log2_cell) {
@@ -111,7 +122,7 @@ bool large_spans_exceed(const Scene& scene, const KindRanges& kinds, int log2_ce
   };
   const GridCells cells(log2_cell);
   const Counts c = detail::parallel_reduce(
-      scene.size(), std::size_t{1} << 14, Counts{},
+      scene.size(), shapes_per_task, Counts{},
       [&](const auto& r, Counts t) {
         for (std::size_t i = r.begin(); i != r.end(); ++i) {
           const Aabb box = record_of(scene, kinds, static_cast<std::uint32_t>(i)).box;
@@ -127,7 +138,7 @@ bool large_spans_exceed(const Scene& scene, const KindRanges& kinds, int log2_ce
       [](Counts a, const Counts& b) {
         return Counts{a.small + b.small, a.large + b.large, saturated_sum(a.rows, b.rows)};
       });
-  const std::uint64_t budget = std::max<std::uint64_t>(std::uint64_t{1} << 20, 16 * std::uint64_t{scene.size()});
+  const std::uint64_t budget = std::max(large_span_floor, large_spans_per_shape * std::uint64_t{scene.size()});
   // Saturated, like the rows: past 2^32 shapes the product could wrap.
   const std::uint64_t most = std::numeric_limits<std::uint64_t>::max();
   const std::uint64_t pairs = c.large != 0 && c.small > most / c.large ? most : c.large * c.small;

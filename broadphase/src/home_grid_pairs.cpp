@@ -25,6 +25,10 @@ constexpr std::size_t large_rows_per_task = 4;
 // begin, when the table is no more than four entries per span and shape.
 constexpr std::uint64_t column_table_spans = 16;
 constexpr std::uint64_t column_table_per_entry = 4;
+// How many candidates ahead the exact tests' queueing asks for the items it will read:
+// the small pairs' items were just read by the search; the large pass's were not.
+constexpr std::uint32_t small_items_ahead = 8;
+constexpr std::uint32_t large_items_ahead = 16;
 
 class HomeSearch;
 
@@ -131,12 +135,12 @@ void HomeSearch::flush_small(void* scratch) {
   // In a local: read through t.search, g++ loads the pointer again for every pair (the
   // batch's out-of-line test, when it runs, may have written anywhere).
   const HomeGrid::Item* items = t.search->g_->items();
-  // The items eight candidates ahead are asked for early.
+  // The items small_items_ahead candidates ahead are asked for early.
   const CandidateBuffer& c = t.small;
   for (std::uint32_t i = 0; i < c.count; ++i) {
-    if (i + 8 < c.count) {
-      __builtin_prefetch(&items[c.a[i + 8]]);
-      __builtin_prefetch(&items[c.b[i + 8]]);
+    if (i + small_items_ahead < c.count) {
+      __builtin_prefetch(&items[c.a[i + small_items_ahead]]);
+      __builtin_prefetch(&items[c.b[i + small_items_ahead]]);
     }
     exact(items, c.a[i], c.b[i], t);
   }
@@ -179,9 +183,9 @@ void HomeSearch::flush_large(void* scratch) {
   const HomeGrid& g = *self.g_;
   const CandidateBuffer& c = t.large;
   for (std::uint32_t i = 0; i < c.count; ++i) {
-    // The search did not read the small shapes' items: each is asked for 16 candidates
-    // ahead. (The large shape's record is the same for a run of candidates.)
-    if (i + 16 < c.count) __builtin_prefetch(&g.item_at(c.b[i + 16]));
+    // The search did not read the small shapes' items: each is asked for large_items_ahead
+    // candidates ahead. (The large shape's record is the same for a run of candidates.)
+    if (i + large_items_ahead < c.count) __builtin_prefetch(&g.item_at(c.b[i + large_items_ahead]));
     const std::uint32_t l = c.a[i];
     const HomeGrid::Item& s = g.item_at(c.b[i]);
     t.batch.add(g.large_ids()[l], g.large_records()[l].g, s.shape, s.g, t.pairs);
