@@ -34,6 +34,63 @@ std::string_view broad_phase_name(BroadPhase method) {
   return "?";
 }
 
+namespace {
+
+/// The caller's list, emptied for this call's pairs. It counts as kept memory
+/// (FindPairsOptions::max_kept_bytes): a large one is given back now, before the new pairs
+/// need memory, not after.
+void empty_for_reuse(PairList& list, std::size_t max_kept_bytes) {
+  if (list.capacity() * sizeof(Pair) > max_kept_bytes)
+    PairList().swap(list);
+  else
+    list.clear();
+}
+
+/// What one call asks of a method: where its pairs go (the list, or the sink when not
+/// null), where the grid goes when the caller keeps it as an index (kept not null; the
+/// grid method only), and the list's order.
+struct CallOutputs {
+  PairList& pairs;
+  const PairSink* sink;
+  Grid* kept;
+  PairOrder order;
+};
+
+/// The call's method, in the finder's arena: the grid (streamed, kept, or plain), or a
+/// reference method, whose list is then streamed if asked.
+void run_method(BroadPhase method, const Scene& scene, const FindPairsOptions& options, Isa isa, const CallOutputs& out,
+                StageClock& clock, FindPairsReport& report) {
+  switch (method) {
+    case BroadPhase::brute_force: {
+      out.pairs = brute_force_pairs(scene);
+      const std::uint64_t n = scene.size();
+      report.candidates = n * (n - (n > 0)) / 2;
+      clock.lap("all_pairs");
+      break;
+    }
+    case BroadPhase::sweep_and_prune:
+      out.pairs = sweep_and_prune_pairs(scene, &report);
+      break;
+    default:
+      if (out.sink) {
+        stream_grid_pairs(scene, options, isa, clock, report, *out.sink);
+      } else if (out.kept) {
+        find_grid_pairs(scene, options, isa, clock, report, out.pairs, out.kept, out.order);
+      } else {
+        find_grid_pairs(scene, options, isa, clock, report, out.pairs);
+      }
+      return;
+  }
+  if (out.sink) {
+    // The whole list, handed over in pieces of the grid's size.
+    constexpr std::size_t piece = std::size_t{1} << 20;
+    for (std::size_t at = 0; at < out.pairs.size(); at += piece)
+      (*out.sink)(std::span<const Pair>(out.pairs).subspan(at, std::min(piece, out.pairs.size() - at)));
+  }
+}
+
+}  // namespace
+
 struct PairFinder::State {
   State(const FindPairsOptions& o, Isa resolved, unsigned thread_count)
       : options(o),
@@ -109,14 +166,7 @@ void PairFinder::run(const Scene& scene, PairList* list, const PairSink* sink, G
   State& s = *state_;
   // The old index first: its blocks then serve this call's build.
   if (index) *index = GridIndex();
-  if (list) {
-    // The caller's list counts as kept memory (FindPairsOptions::max_kept_bytes): a large
-    // one is given back now, before the new pairs need memory, not after.
-    if (list->capacity() * sizeof(Pair) > s.options.max_kept_bytes)
-      PairList().swap(*list);
-    else
-      list->clear();
-  }
+  if (list) empty_for_reuse(*list, s.options.max_kept_bytes);
   PairList whole;  // the reference methods' list, streamed
   PairList& pairs = list ? *list : whole;
   const BroadPhase method = s.options.method == BroadPhase::automatic ? BroadPhase::grid : s.options.method;
@@ -137,36 +187,11 @@ void PairFinder::run(const Scene& scene, PairList* list, const PairSink* sink, G
     // take the calling thread's cache).
     const BlockCache::Scope scope(s.cache);
     StageClock clock(report ? &local.stages : nullptr);
-    switch (method) {
-      case BroadPhase::brute_force: {
-        pairs = brute_force_pairs(scene);
-        const std::uint64_t n = scene.size();
-        local.candidates = n * (n - (n > 0)) / 2;
-        clock.lap("all_pairs");
-        break;
-      }
-      case BroadPhase::sweep_and_prune:
-        pairs = sweep_and_prune_pairs(scene, &local);
-        break;
-      default:
-        if (sink)
-          stream_grid_pairs(scene, s.options, s.isa, clock, local, *sink);
-        else if (index) {
-          Grid kept;
-          find_grid_pairs(scene, s.options, s.isa, clock, local, pairs, &kept, order);
-          *index = GridIndex(std::move(kept), scene, s.isa);
-        } else {
-          find_grid_pairs(scene, s.options, s.isa, clock, local, pairs);
-        }
-        break;
-    }
-    if (index && method != BroadPhase::grid) *index = GridIndex(scene, s.options);
-    if (sink && method != BroadPhase::grid) {
-      // The reference methods: the whole list, handed over in pieces of the grid's size.
-      constexpr std::size_t piece = std::size_t{1} << 20;
-      for (std::size_t at = 0; at < pairs.size(); at += piece)
-        (*sink)(std::span<const Pair>(pairs).subspan(at, std::min(piece, pairs.size() - at)));
-    }
+    Grid kept;
+    run_method(method, scene, s.options, s.isa, CallOutputs{pairs, sink, index ? &kept : nullptr, order}, clock, local);
+    // The grid kept as the index, or for a reference method an index built for it.
+    if (index)
+      *index = method == BroadPhase::grid ? GridIndex(std::move(kept), scene, s.isa) : GridIndex(scene, s.options);
   });
   local.total_ms = total.lap_ms();
   if (report) *report = std::move(local);
