@@ -12,7 +12,7 @@
 //                      Avx2Arch    one 8-lane step, tiles of eight;
 //                      Avx512Arch  one 8-lane step (Avx512HalfArch), a 16-lane step for
 //                                  two runs of eight, tiles of sixteen.
-//                    BoxFilter<Sse2Arch> also serves baseline code (BoxFilterSse2).
+//                    BoxFilter<Sse2Arch> also serves baseline code (BaselineBoxFilter).
 //
 // What xsimd 8.1 lacks here (a mask as bits, its popcount, the list of its set lanes,
 // masked loads) comes from lane_masks.hpp; nothing in this file is a raw intrinsic.
@@ -305,12 +305,12 @@ struct BoxFilter {
 
 /// The filter of baseline code (the crowded-cell sweep, the column tables of the large
 /// shapes' search): SSE2's on x86-64, whose baseline SSE2 is.
-using BoxFilterSse2 = BoxFilter<Sse2Arch>;
+using BaselineBoxFilter = BoxFilter<Sse2Arch>;
 
 #else
 
 /// Elsewhere baseline code gets the scalar twin.
-using BoxFilterSse2 = BoxFilterScalar;
+using BaselineBoxFilter = BoxFilterScalar;
 
 #endif
 

@@ -57,8 +57,8 @@ class CrowdedSweep {
     for (std::uint32_t x = 0; x + 1 < n; ++x) {
       const float end = sweep_max[x];
       for (std::uint32_t y = x + 1; y < n; y += 8) {
-        std::uint32_t mask = BoxFilterSse2::overlap8(minx_.data() + y, maxx_.data() + y, miny_.data() + y,
-                                                     maxy_.data() + y, minx_[x], maxx_[x], miny_[x], maxy_[x]);
+        std::uint32_t mask = BaselineBoxFilter::overlap8(minx_.data() + y, maxx_.data() + y, miny_.data() + y,
+                                                         maxy_.data() + y, minx_[x], maxx_[x], miny_[x], maxy_[x]);
         if (!marked_[x]) mask &= marked8(y);
         for (; mask != 0; mask &= mask - 1)
           visit(order_[x], order_[y + static_cast<std::uint32_t>(std::countr_zero(mask))]);

@@ -1,7 +1,7 @@
-// The grid kernels' definitions, included only by the per-ISA translation units
+// The grid kernels' definitions, included by the per-ISA translation units
 // (grid_kernels_{sse2,avx2,avx512}.cpp), each with its box filter BoxFilter<A>
-// (box_filter.hpp) as `Filter` (and, off x86-64, by grid_kernels.cpp with the scalar
-// twin). Everything here has internal linkage and the entry points are flattened; what
+// (box_filter.hpp) as `Filter`, and by grid_kernels.cpp with the scalar twin (Isa::scalar,
+// and every ISA off x86-64). Everything here has internal linkage and the entry points are flattened; what
 // they are built from is templates on the unit's arch, so an out-of-line copy the object
 // file holds of one carries that arch in its name and is no other unit's function
 // (grid_kernels.hpp).

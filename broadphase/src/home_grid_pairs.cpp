@@ -220,7 +220,7 @@ std::uint64_t HomeSearch::large_small_pairs(const LargeSpans& spans, PairKeys& o
               float_at_least(static_cast<double>(static_cast<std::int64_t>(c) + g_->col0()) * g_->cells().cell_size());
           for (;;) {
             const auto step = static_cast<std::uint32_t>(
-                std::countr_one(BoxFilterSse2::below8(at_.minx + p, edge) & first_lanes(row.end - p)));
+                std::countr_one(BaselineBoxFilter::below8(at_.minx + p, edge) & first_lanes(row.end - p)));
             p += step;
             if (step < 8) break;
           }

@@ -313,16 +313,16 @@ TEST_CASE("the lane probes expose each ISA's steps as its search uses them", "[g
 }
 
 TEST_CASE("the baseline box filter is the scalar twin's equal too", "[grid][box_filter]") {
-  // BoxFilterSse2 serves baseline code (the crowded-cell sweep, the column tables).
+  // BaselineBoxFilter serves baseline code (the crowded-cell sweep, the column tables).
   SplitMix64 rng(31);
   std::size_t bad = 0;
   for (int round = 0; round < 50'000; ++round) {
     const Columns c(rng, 8, 0);
     const Rect q = draw_rect(rng, draw_scale(rng));
     const float *minx = c.minx.data(), *maxx = c.maxx.data(), *miny = c.miny.data(), *maxy = c.maxy.data();
-    bad += BoxFilterSse2::overlap8(minx, maxx, miny, maxy, q.x0, q.x1, q.y0, q.y1) !=
+    bad += BaselineBoxFilter::overlap8(minx, maxx, miny, maxy, q.x0, q.x1, q.y0, q.y1) !=
            BoxFilterScalar::overlap8(minx, maxx, miny, maxy, q.x0, q.x1, q.y0, q.y1);
-    bad += BoxFilterSse2::below8(minx, q.x0) != BoxFilterScalar::below8(minx, q.x0);
+    bad += BaselineBoxFilter::below8(minx, q.x0) != BoxFilterScalar::below8(minx, q.x0);
   }
   CHECK(bad == 0);
 }
