@@ -330,8 +330,8 @@ ChunkCheck check_packed4(const float* rows, std::size_t begin, std::size_t end, 
     const V4f swapped =
         xsimd::swizzle(v, xsimd::batch_constant<xsimd::batch<std::uint32_t, xsimd::sse2>, 2, 3, 0, 1>());
     good = good & ((v <= swapped) | unordered);
-    lo = xsimd::select(lo < v, lo, v);
-    hi = xsimd::select(hi > v, hi, v);
+    lo = xsimd::min(lo, v);  // minps: lo < v ? lo : v, lane by lane
+    hi = xsimd::max(hi, v);  // maxps: hi > v ? hi : v
   }
   const bool valid = xsimd::all(good);
   alignas(16) float l[4], h[4];
