@@ -394,7 +394,12 @@ void GridIndex::ImplDelete::operator()(Impl* p) const noexcept { CachedDelete<Im
 GridIndex::GridIndex() = default;
 GridIndex::~GridIndex() = default;
 GridIndex::GridIndex(GridIndex&&) noexcept = default;
-GridIndex& GridIndex::operator=(GridIndex&&) noexcept = default;
+GridIndex& GridIndex::operator=(GridIndex&& other) noexcept {
+  // The old grid first, into the blocks' owner it came with (still held), then the owner.
+  impl_ = std::move(other.impl_);
+  blocks_owner_ = std::move(other.blocks_owner_);
+  return *this;
+}
 
 namespace {
 
@@ -410,7 +415,7 @@ Grid index_grid(const Scene& scene, const FindPairsOptions& options) {
 GridIndex::GridIndex(const Scene& scene, const FindPairsOptions& options)
     : GridIndex(index_grid(scene, options), scene, resolve_isa(options.isa)) {}
 
-GridIndex::GridIndex(Grid&& grid, const Scene& scene, Isa isa) {
+GridIndex::GridIndex(Grid&& grid, const Scene& scene, Isa isa) : blocks_owner_(BlockCache::current()) {
   CachedPtr<Impl> impl = make_cached<Impl>();
   impl->isa = isa;
   impl->kernels = grid_kernels(isa);

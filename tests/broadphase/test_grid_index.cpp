@@ -392,3 +392,36 @@ TEST_CASE("the index a PairFinder keeps of a call's grid answers as a grid index
     }
   }
 }
+
+TEST_CASE("an index kept from a finder's call outlives the finder, and can be replaced by another's", "[grid]") {
+  // The kept grid's memory is the finder's scratch blocks: the index keeps them alive
+  // (under AddressSanitizer, a block given back to a destroyed finder is an error).
+  GeneratorParams p;
+  p.n = 20'000;
+  p.seed = 5;
+  const Scene scene = generate(Family::mixed, p);
+  const GridIndex fresh(scene, FindPairsOptions{});
+  const Segment probe{{100.0f, 100.0f}, {900.0f, 700.0f}};
+  std::vector<ShapeId> want, got;
+  fresh.touching(probe, want);
+  REQUIRE(!want.empty());
+  GridIndex kept;
+  {
+    PairFinder finder;
+    PairList pairs;
+    finder.find_pairs(scene, pairs, kept);
+  }
+  kept.touching(probe, got);
+  CHECK(got == want);
+  {
+    // Replaced by another finder's index: the old grid goes back to the first finder's
+    // (otherwise gone) blocks before they are let go.
+    PairFinder other;
+    PairList pairs;
+    other.find_pairs(scene, pairs, kept);
+  }
+  kept.touching(probe, got);
+  CHECK(got == want);
+  kept = GridIndex();
+  CHECK(kept.size() == 0);
+}

@@ -139,8 +139,8 @@ class PairFinder {
   void find_pairs(const Scene& scene, PairList& pairs, FindPairsReport* report = nullptr);
   /// The same, and `index` (replaced) the index of `scene`, as GridIndex(scene, options())
   /// would build it: with the grid method it is the grid this call built and read, kept
-  /// rather than built twice (a World queries the frame it stepped). Its scratch blocks
-  /// are this finder's: the index must go before the finder does.
+  /// rather than built twice (a World queries the frame it stepped). Its memory comes from
+  /// this finder's kept blocks, which it keeps alive, so it may outlive the finder.
   void find_pairs(const Scene& scene, PairList& pairs, GridIndex& index, FindPairsReport* report = nullptr);
   /// The same, the pairs in the given order.
   void find_pairs(const Scene& scene, PairList& pairs, GridIndex& index, PairOrder order,

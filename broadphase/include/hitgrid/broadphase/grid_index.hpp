@@ -116,6 +116,10 @@ class GridIndex {
   struct ImplDelete {
     void operator()(Impl* p) const noexcept;
   };
+  /// The scratch memory the grid's blocks came from (a PairFinder's, when it built this
+  /// index; none otherwise), kept alive while they are: destroyed after impl_, which gives
+  /// the blocks back to it. (Type-erased: the cache is private to the library.)
+  std::shared_ptr<const void> blocks_owner_;
   std::unique_ptr<Impl, ImplDelete> impl_;
 };
 
