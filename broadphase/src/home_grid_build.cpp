@@ -83,6 +83,12 @@ class HomeGrid::Builder {
 
   void count_block_rows(std::size_t b, const Blocks& blocks, std::uint64_t row_count, std::uint32_t* shape_row,
                         std::uint32_t* count) const;
+  // bucket_by_cells' stages.
+  UninitializedVector<KeyedShape> sort_by_cell(std::uint64_t large_key) const;
+  void keep_large(const UninitializedVector<KeyedShape>& keyed, std::size_t small);
+  UninitializedVector<std::uint32_t> store_by_cell(const UninitializedVector<KeyedShape>& keyed, std::size_t small);
+  void list_cell_rows(const UninitializedVector<std::uint32_t>& row);
+  void order_rows_by_left_edge();
   void set_aside_large(std::uint32_t small);
   void list_rows(const CachedVector<std::uint32_t>& row_begin, std::uint64_t row_count);
 
@@ -433,9 +439,21 @@ void HomeGrid::Builder::store_row(const Row& row, RowScratch& t) {
 /// row by left edge (the cells are in order already; ties keep global order). The gathers
 /// here miss the cache, which only sparse worlds pay.
 void HomeGrid::Builder::bucket_by_cells(std::uint64_t row_count) {
+  const std::uint64_t large_key = g_.cols_ * row_count;
+  const UninitializedVector<KeyedShape> keyed = sort_by_cell(large_key);
+  const auto small = static_cast<std::size_t>(
+      std::partition_point(keyed.begin(), keyed.end(), [&](const KeyedShape& s) { return s.key < large_key; }) -
+      keyed.begin());
+  keep_large(keyed, small);
+  list_cell_rows(store_by_cell(keyed, small));
+  order_rows_by_left_edge();
+}
+
+/// Every shape keyed by its home cell (row * cols + column; large_key for a large shape),
+/// sorted by key, stably (so by global index within a cell).
+UninitializedVector<KeyedShape> HomeGrid::Builder::sort_by_cell(std::uint64_t large_key) const {
   const std::size_t n = scene_.size();
   const GridCells& cells = g_.cells_;
-  const std::uint64_t large_key = g_.cols_ * row_count;
   UninitializedVector<KeyedShape> keyed(n);
   detail::parallel_for(tbb::blocked_range<std::size_t>(0, n, shapes_per_task), [&](const auto& r) {
     for (std::size_t i = r.begin(); i != r.end(); ++i) {
@@ -447,16 +465,24 @@ void HomeGrid::Builder::bucket_by_cells(std::uint64_t row_count) {
   });
   radix_sort_items(
       keyed, [](const KeyedShape& s) { return s.key; }, bits_for(large_key + 1));
-  const auto small = static_cast<std::size_t>(
-      std::partition_point(keyed.begin(), keyed.end(), [&](const KeyedShape& s) { return s.key < large_key; }) -
-      keyed.begin());
+  return keyed;
+}
+
+/// The large shapes (keyed[small, n), ascending: the sort is stable) set aside.
+void HomeGrid::Builder::keep_large(const UninitializedVector<KeyedShape>& keyed, std::size_t small) {
+  const std::size_t n = keyed.size();
   g_.large_ids_.resize(n - small);
   g_.large_records_.resize(n - small);
-  for (std::size_t p = small; p < n; ++p) {  // ascending: the sort is stable
+  for (std::size_t p = small; p < n; ++p) {
     g_.large_ids_[p - small] = keyed[p].shape;
     g_.large_records_[p - small] = record_of(scene_, kinds_, keyed[p].shape);
   }
+}
 
+/// The small shapes' items and boxes in cell order; returns each one's row.
+UninitializedVector<std::uint32_t> HomeGrid::Builder::store_by_cell(const UninitializedVector<KeyedShape>& keyed,
+                                                                    std::size_t small) {
+  const GridCells& cells = g_.cells_;
   size_columns(small);
   UninitializedVector<std::uint32_t> row(small);
   detail::parallel_for(tbb::blocked_range<std::size_t>(0, small, shapes_per_task), [&](const auto& r) {
@@ -467,15 +493,27 @@ void HomeGrid::Builder::bucket_by_cells(std::uint64_t row_count) {
       row[p] = static_cast<std::uint32_t>(cells.index(s.box.min.y) - g_.row0_);
     }
   });
+  return row;
+}
+
+/// The rows that hold shapes, from each shape's row (ascending), every one flagged crowded
+/// and by_left (sparse rows: searched by sweeps, sorted by left edge next).
+void HomeGrid::Builder::list_cell_rows(const UninitializedVector<std::uint32_t>& row) {
   CachedVector<Row>& rows = g_.rows_;
   rows.clear();
-  for (std::size_t p = 0; p < small; ++p) {
+  for (std::size_t p = 0; p < row.size(); ++p) {
     if (p == 0 || row[p] != row[p - 1]) {
       if (!rows.empty()) rows.back().end = static_cast<std::uint32_t>(p);
       rows.push_back({row[p], static_cast<std::uint32_t>(p), 0, true, true});
     }
   }
-  if (!rows.empty()) rows.back().end = static_cast<std::uint32_t>(small);
+  if (!rows.empty()) rows.back().end = static_cast<std::uint32_t>(row.size());
+}
+
+/// Each row by left edge (its cells are in order already; ties keep global order), boxes
+/// and items together.
+void HomeGrid::Builder::order_rows_by_left_edge() {
+  const CachedVector<Row>& rows = g_.rows_;
   detail::parallel_for(tbb::blocked_range<std::size_t>(0, rows.size(), rows_per_task), [&](const auto& range) {
     CachedVector<std::uint32_t> order;
     CachedVector<float> v;
