@@ -22,10 +22,11 @@ namespace {
 constexpr std::size_t bucket_target = 8192;
 /// Buckets at most 2^max_top_bits.
 constexpr int max_top_bits = 16;
-/// Below this many buckets' worth of keys, the keys are joined and radix sorted instead
-/// (fewer with several threads, which the buckets share out better).
-constexpr std::size_t joined_buckets_one_thread = 64;
-constexpr std::size_t joined_buckets_threaded = 16;
+/// Below this many buckets' worth of keys, the keys are joined and radix sorted instead:
+/// the buckets' sorts, each in the cache with one table of counters and no blocks, beat
+/// the joined sort's passes over memory on one thread as on several once there are a few
+/// of them.
+constexpr std::size_t joined_buckets = 4;
 constexpr std::size_t buckets_per_task = 4;
 /// Pairs written per task.
 constexpr std::size_t pairs_per_task = std::size_t{1} << 14;
@@ -155,11 +156,7 @@ void close_gaps(const CachedVector<std::size_t>& start, const CachedVector<std::
 /// only where repeats left gaps (the tiled grid's rare repeats).
 void sort_whole(PairKeys& parts, int key_bits, PairKeyCodec codec, const KindRanges& kinds, PairList& out) {
   const std::size_t total = parts.size();
-  // The joined sort does less work; the buckets share it out better among threads, so
-  // they take over at fewer keys when there are several threads.
-  const bool threads = detail::parallel_concurrency() > 1;
-  const std::size_t joined_below = (threads ? joined_buckets_threaded : joined_buckets_one_thread) * bucket_target;
-  if (total < joined_below || key_bits <= 2 * radix_digit_bits)
+  if (total < joined_buckets * bucket_target || key_bits <= 2 * radix_digit_bits)
     return small_sorted_unique_pairs(parts, key_bits, codec, kinds, out);
 
   int top_bits = 1;
