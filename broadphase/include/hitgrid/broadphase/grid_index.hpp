@@ -28,7 +28,7 @@
 
 namespace hitgrid {
 
-struct Grid;  // the grid itself (broadphase/src/grid.hpp)
+struct Grid;  // the built grid: private to the library (docs/architecture.md)
 
 /// A shape of a query scene and a shape of the index that intersect.
 struct CrossPair {

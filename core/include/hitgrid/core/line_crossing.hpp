@@ -14,10 +14,10 @@
 // o_i(x) = cross(b_i - a_i, x - a_i), t_i = o_i(p) / (o_i(p) - o_i(q)), and
 //   sign(t1 - t2) = sign(o2(p) o1(q) - o1(p) o2(q)) * sign(o1(p) - o1(q)) * sign(o2(p) - o2(q)),
 // a degree-4 polynomial and two degree-2 ones in the inputs, each evaluated with the
-// floating-point filter and, when it cannot decide, exactly (core/src/adaptive_eval.hpp).
+// floating-point filter and, when it cannot decide, exactly (docs/contracts.md, contract 1, "How").
 // No time is ever computed or rounded.
 //
-// The rope (rope/src/rope.cpp) orders the events of a moving peg with it: each event is the
+// The rope (hitgrid/rope/rope.hpp) orders the events of a moving peg with it: each event is the
 // peg crossing a line through two input points (a pivot and a peg, or two nodes).
 #pragma once
 

@@ -22,7 +22,7 @@
 //
 // What is rounded (u = 2^-53)
 //   - t_near, t_far: |t - t*| <= 2^-49 |t*| (one rounded difference and one division per
-//     slab, plus the direction b - a for segments; see ray_box.cpp). For a segment this is
+//     slab, plus the direction b - a for segments). For a segment this is
 //     at most 2^-49 in absolute terms.
 //   - p_near, p_far: each coordinate within 2^-47 (|origin|_inf + |t| |direction|_inf) of
 //     the exact point; for a segment (direction b - a) within 2^-45 M, M = the largest

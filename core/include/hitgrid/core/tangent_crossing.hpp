@@ -41,8 +41,8 @@
 // A + B sqrt(D) with integer polynomials A and B of degree 3 and 2 in the inputs (a
 // signed radius, a sum of two of them, is of degree 1), and
 // sign(t1 - t2) is the sign of a number p + q sqrt(D2) with p, q in Z[sqrt(D1)], found by
-// squaring twice (a polynomial of degree 20), on big integers (core/src/big_int.hpp,
-// radical_sign.hpp); the other functions are signs of one or two such roots the same way.
+// squaring twice (a polynomial of degree 20), on big integers (docs/contracts.md, contract 1); the
+// other functions are signs of one or two such roots the same way.
 // In front of the big integers, the same polynomials in doubles with a running bound on
 // their error (a floating-point filter) decide every sign the bound allows.
 // No time, root or distance is rounded. Lines between two points (both radii 0) go to the

@@ -5,7 +5,7 @@
 // ISA (docs/contracts.md, contracts 1 and 2). The kernels evaluate each predicate in
 // double-precision lanes with a floating-point filter, certify what they can exactly in
 // lanes, and send the lanes that neither stage decides to the scalar exact test (see
-// simd/src/kernels/ and docs/simd.md).
+// docs/simd.md).
 //
 // Conventions
 //   - Each shape is four floats, its packed geometry:
