@@ -252,69 +252,82 @@ struct TiledGrid::Impl {
     return {global(i), {s.g[0], s.g[1], s.g[2], s.g[3]}};
   }
 
-  /// Every (tile, shape) entry, grouped by tile, with the shape carried along.
+  /// Every (tile, shape) entry, grouped by tile, with the shape carried along; the tiles
+  /// that hold entries and where their entries start.
   ///
   /// A world with few tiles (dense: the common case) gets the block-parallel counting sort
-  /// (counting_sort.hpp) of the entries by tile: one write per entry and no scratch copy. A sparse world, whose tile
-  /// ids range far beyond the number of entries, writes the entries in shape order and radix sorts them by tile id (a
-  /// few more passes, but memory linear in the entries, never in the world's area).
+  /// of the entries by tile; a sparse world, whose tile ids range far beyond the number of
+  /// entries, the radix sort by tile id.
   void bucket_by_tile(const UninitializedVector<ShapeRecord>& shapes) {
     const std::size_t n = shapes.size();
     const Blocks blocks = Blocks::of(n, std::clamp<std::size_t>(n >> shapes_per_block_log2, 1, max_blocks));
-    auto block_range = [&](std::size_t b) { return std::pair{blocks.begin(b), blocks.end(b)}; };
     tile_starts_.clear();
     tile_ids_.clear();
     if (n == 0) {
       tile_starts_.push_back(0);
       return;
     }
-    if (tile_count_ * blocks.count <= max_tile_counters) {
-      const CachedVector<std::uint64_t> start = counting_sort<std::uint64_t>(
-          blocks.count, tile_count_,
-          [&](std::size_t b, std::uint64_t* count) {
-            const auto [lo, hi] = block_range(b);
-            for (std::size_t i = lo; i < hi; ++i) for_each_tile(i, shapes[i], [&](std::uint64_t t) { ++count[t]; });
-          },
-          [&](const CachedVector<std::uint64_t>& starts) { entries_.resize(starts.back()); },
-          [&](std::size_t b, std::uint64_t* next) {
-            const auto [lo, hi] = block_range(b);
-            for (std::size_t i = lo; i < hi; ++i)
-              for_each_tile(i, shapes[i], [&](std::uint64_t t) { entries_[next[t]++] = entry_of(i, shapes[i]); });
-          });
-      for (std::size_t t = 0; t < tile_count_; ++t)
-        if (start[t + 1] > start[t]) {
-          tile_starts_.push_back(start[t]);
-          tile_ids_.push_back(t);
-        }
-    } else {
-      CachedVector<std::uint64_t> offsets(n + 1, 0);
-      detail::parallel_for(tbb::blocked_range<std::size_t>(0, n, shapes_per_task), [&](const auto& r) {
-        for (std::size_t i = r.begin(); i != r.end(); ++i) {
-          std::uint64_t count = 0;
-          for_each_tile(i, shapes[i], [&](std::uint64_t) { ++count; });
-          offsets[i + 1] = count;
-        }
-      });
-      std::partial_sum(offsets.begin(), offsets.end(), offsets.begin());
-      UninitializedVector<KeyedEntry> keyed(offsets[n]);
-      detail::parallel_for(tbb::blocked_range<std::size_t>(0, n, shapes_per_task), [&](const auto& r) {
-        for (std::size_t i = r.begin(); i != r.end(); ++i) {
-          std::uint64_t e = offsets[i];
-          for_each_tile(i, shapes[i], [&](std::uint64_t t) { keyed[e++] = {t, entry_of(i, shapes[i])}; });
-        }
-      });
-      radix_sort_items(
-          keyed, [](const KeyedEntry& k) { return k.tile; }, tile_bits_);
-      entries_.resize(keyed.size());
-      for (std::size_t e = 0; e < keyed.size(); ++e) {
-        entries_[e] = keyed[e].entry;
-        if (e == 0 || keyed[e].tile != keyed[e - 1].tile) {
-          tile_starts_.push_back(e);
-          tile_ids_.push_back(keyed[e].tile);
-        }
+    if (tile_count_ * blocks.count <= max_tile_counters)
+      count_into_tiles(shapes, blocks);
+    else
+      radix_sort_into_tiles(shapes);
+    tile_starts_.push_back(entries_.size());
+  }
+
+  /// bucket_by_tile for a dense world: the block-parallel counting sort (counting_sort.hpp)
+  /// of the entries by tile, one write per entry and no scratch copy; a counter per tile
+  /// and block.
+  void count_into_tiles(const UninitializedVector<ShapeRecord>& shapes, const Blocks& blocks) {
+    const CachedVector<std::uint64_t> start = counting_sort<std::uint64_t>(
+        blocks.count, tile_count_,
+        [&](std::size_t b, std::uint64_t* count) {
+          for (std::size_t i = blocks.begin(b), end = blocks.end(b); i < end; ++i)
+            for_each_tile(i, shapes[i], [&](std::uint64_t t) { ++count[t]; });
+        },
+        [&](const CachedVector<std::uint64_t>& starts) { entries_.resize(starts.back()); },
+        [&](std::size_t b, std::uint64_t* next) {
+          for (std::size_t i = blocks.begin(b), end = blocks.end(b); i < end; ++i)
+            for_each_tile(i, shapes[i], [&](std::uint64_t t) { entries_[next[t]++] = entry_of(i, shapes[i]); });
+        });
+    for (std::size_t t = 0; t < tile_count_; ++t)
+      if (start[t + 1] > start[t]) {
+        tile_starts_.push_back(start[t]);
+        tile_ids_.push_back(t);
+      }
+  }
+
+  /// bucket_by_tile for a sparse world: the entries written in shape order with their tile
+  /// ids (each shape's place from a prefix sum of its tile counts), radix sorted by tile id
+  /// (radix_sort.hpp): a few more passes than the counting sort, but memory linear in the
+  /// entries, never in the world's area.
+  void radix_sort_into_tiles(const UninitializedVector<ShapeRecord>& shapes) {
+    const std::size_t n = shapes.size();
+    CachedVector<std::uint64_t> offsets(n + 1, 0);
+    detail::parallel_for(tbb::blocked_range<std::size_t>(0, n, shapes_per_task), [&](const auto& r) {
+      for (std::size_t i = r.begin(); i != r.end(); ++i) {
+        std::uint64_t count = 0;
+        for_each_tile(i, shapes[i], [&](std::uint64_t) { ++count; });
+        offsets[i + 1] = count;
+      }
+    });
+    std::partial_sum(offsets.begin(), offsets.end(), offsets.begin());
+    UninitializedVector<KeyedEntry> keyed(offsets[n]);
+    detail::parallel_for(tbb::blocked_range<std::size_t>(0, n, shapes_per_task), [&](const auto& r) {
+      for (std::size_t i = r.begin(); i != r.end(); ++i) {
+        std::uint64_t e = offsets[i];
+        for_each_tile(i, shapes[i], [&](std::uint64_t t) { keyed[e++] = {t, entry_of(i, shapes[i])}; });
+      }
+    });
+    radix_sort_items(
+        keyed, [](const KeyedEntry& k) { return k.tile; }, tile_bits_);
+    entries_.resize(keyed.size());
+    for (std::size_t e = 0; e < keyed.size(); ++e) {
+      entries_[e] = keyed[e].entry;
+      if (e == 0 || keyed[e].tile != keyed[e - 1].tile) {
+        tile_starts_.push_back(e);
+        tile_ids_.push_back(keyed[e].tile);
       }
     }
-    tile_starts_.push_back(entries_.size());
   }
 
   /// The first-shared-cell rule: a pair is reported only in the first cell, in row-major
