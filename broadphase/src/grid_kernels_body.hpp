@@ -71,69 +71,91 @@ struct Kernels {
   /// shape of the row, up to a bound past which no shape can meet a. A crowded cell is
   /// searched on its own (s.crowded_cell): all of its shapes' pairs with its own and later
   /// cells are found there.
-  [[gnu::flatten]] static void row_pairs(const RowSearch& s, const RowRange& row_in, const RowRange* up,
+  [[gnu::flatten]] static void row_pairs(const RowSearch& s, const RowRange& row, const RowRange* up,
                                          CandidateBuffer& out) {
     if constexpr (Filter::tile_lanes != 0) {
-      if (!row_in.crowded) {
-        row_pairs_by_tiles(s, row_in, up, out);
-        return;
-      }
+      if (!row.crowded) return row_pairs_by_tiles(s, row, up, out);
     }
+    row_pairs_by_shape(s, row, up, out);
+  }
+
+  /// row_pairs shape by shape: each shape's windows swept (shape_pairs), each crowded
+  /// cell handed to s.crowded_cell whole.
+  static void row_pairs_by_shape(const RowSearch& s, const RowRange& row_in, const RowRange* up, CandidateBuffer& out) {
     // Locals, not references: the candidate stores (uint32_t) may alias a row's fields,
     // and the out-of-line flush may change anything, so they would be loaded again per
     // shape.
     const RowRange row = row_in;
     const bool above = up != nullptr;
     const std::uint32_t up_begin = above ? up->begin : row.end, up_end = above ? up->end : row.end;
-    const float *minx = s.minx, *maxx = s.maxx, *miny = s.miny, *maxy = s.maxy;
     const double inv_h = 1.0 / s.cell_size;  // exact: a power of two
-    const auto h = static_cast<float>(s.cell_size);
-    const bool own_by_left = row.by_left, up_by_left = above && up->by_left;
+    const Windows w{row.end, up_end, static_cast<float>(s.cell_size), row.by_left, above && up->by_left};
     std::uint32_t lo = up_begin;
     std::uint32_t count = out.count;  // see sweep
-    constexpr std::uint32_t crowd = crowded_cell_shapes;
     for (std::uint32_t a = row.begin; a < row.end;) {
-      if (row.crowded && a + crowd <= row.end && column_of(minx[a + crowd - 1], inv_h) == column_of(minx[a], inv_h) &&
-          (a == row.begin || column_of(minx[a - 1], inv_h) != column_of(minx[a], inv_h))) {
+      if (row.crowded && starts_crowded_cell(s.minx, a, row, inv_h)) {
         out.count = count;
         a = s.crowded_cell(s.context, a, row.end, up_begin, up_end);
         count = out.count;
         continue;
       }
-      const float x0 = minx[a];
-      // The windows' bounds. In a row sorted by left edge, every later shape starts at or
-      // right of x0, and the shapes from the first that starts right of x1 on cannot meet
-      // a. In column order they are bounds from x0 in [c h, (c + 1) h), with two roundings
-      // (monotone): x0 - h < c h, so every later shape of the row starts at or right of
-      // `column`; every shape of columns up to c + 1 starts below (c + 2) h <= x0 + 2 h, so
-      // at or left of its stop. (Cheaper than the exact edges from the column's index.)
-      const float x1 = maxx[a];
-      const float column = own_by_left ? x0 : x0 - h, two_on = x0 + 2 * h;
-      const float own_stop = own_by_left ? x1 : two_on, up_stop = up_by_left ? x1 : two_on;
-      // Move lo past the shapes above that end left of a's column: it usually moves by
-      // zero to three, counted from one compare of the next lanes, with a loop only when
-      // all of them are passed (a plain loop would mispredict its exit about once per
-      // shape).
-      lo = first_not_below(maxx, lo, up_end, column);
-      if constexpr (Filter::sixteen) {
-        // Both sweeps' first eight in one step; the rare longer sweeps go on from there.
-        const std::uint32_t own = a + 1;
-        std::uint32_t mask = Filter::overlap16(minx, maxx, miny, maxy, own, lo, x0, x1, miny[a], maxy[a]);
-        mask &= first_lanes(row.end - own) | first_lanes(up_end - lo) << 8;
-        count = Filter::append16(mask, a, own, lo, out.a, out.b, count);
-        if (count > CandidateBuffer::limit()) {
-          flush(out, count);
-          count = 0;
-        }
-        if (own + 8 < row.end && minx[own + 7] <= own_stop) sweep(s, a, own + 8, row.end, own_stop, out, count);
-        if (lo + 8 < up_end && minx[lo + 7] <= up_stop) sweep(s, a, lo + 8, up_end, up_stop, out, count);
-      } else {
-        sweep(s, a, a + 1, row.end, own_stop, out, count);
-        sweep(s, a, lo, up_end, up_stop, out, count);
-      }
+      shape_pairs(s, a, w, lo, count, out);
       ++a;
     }
     out.count = count;
+  }
+
+  /// What shape_pairs reads of a row and the row above, besides the boxes.
+  struct Windows {
+    std::uint32_t row_end, up_end;
+    float h;  // the cell side
+    bool own_by_left, up_by_left;
+  };
+
+  /// Whether shape a is the first of its home column in the row and that column holds at
+  /// least crowded_cell_shapes shapes (a crowded cell, searched on its own).
+  static bool starts_crowded_cell(const float* minx, std::uint32_t a, const RowRange& row, double inv_h) {
+    constexpr std::uint32_t crowd = crowded_cell_shapes;
+    return a + crowd <= row.end && column_of(minx[a + crowd - 1], inv_h) == column_of(minx[a], inv_h) &&
+           (a == row.begin || column_of(minx[a - 1], inv_h) != column_of(minx[a], inv_h));
+  }
+
+  /// Shape a's candidates (see row_pairs): the later shapes of its own row, and those of
+  /// the row above from `lo` on, each up to its window's bound; `lo` first moves past the
+  /// shapes above that end left of a's column (it only ever moves forward along the row).
+  static void shape_pairs(const RowSearch& s, std::uint32_t a, const Windows& w, std::uint32_t& lo,
+                          std::uint32_t& count, CandidateBuffer& out) {
+    const float *minx = s.minx, *maxx = s.maxx, *miny = s.miny, *maxy = s.maxy;
+    const float x0 = minx[a];
+    // The windows' bounds. In a row sorted by left edge, every later shape starts at or
+    // right of x0, and the shapes from the first that starts right of x1 on cannot meet
+    // a. In column order they are bounds from x0 in [c h, (c + 1) h), with two roundings
+    // (monotone): x0 - h < c h, so every later shape of the row starts at or right of
+    // `column`; every shape of columns up to c + 1 starts below (c + 2) h <= x0 + 2 h, so
+    // at or left of its stop. (Cheaper than the exact edges from the column's index.)
+    const float x1 = maxx[a];
+    const float column = w.own_by_left ? x0 : x0 - w.h, two_on = x0 + 2 * w.h;
+    const float own_stop = w.own_by_left ? x1 : two_on, up_stop = w.up_by_left ? x1 : two_on;
+    // Usually a step of zero to three, counted from one compare of the next lanes, with a
+    // loop only when all of them are passed (a plain loop would mispredict its exit about
+    // once per shape).
+    lo = first_not_below(maxx, lo, w.up_end, column);
+    if constexpr (Filter::sixteen) {
+      // Both sweeps' first eight in one step; the rare longer sweeps go on from there.
+      const std::uint32_t own = a + 1;
+      std::uint32_t mask = Filter::overlap16(minx, maxx, miny, maxy, own, lo, x0, x1, miny[a], maxy[a]);
+      mask &= first_lanes(w.row_end - own) | first_lanes(w.up_end - lo) << 8;
+      count = Filter::append16(mask, a, own, lo, out.a, out.b, count);
+      if (count > CandidateBuffer::limit()) {
+        flush(out, count);
+        count = 0;
+      }
+      if (own + 8 < w.row_end && minx[own + 7] <= own_stop) sweep(s, a, own + 8, w.row_end, own_stop, out, count);
+      if (lo + 8 < w.up_end && minx[lo + 7] <= up_stop) sweep(s, a, lo + 8, w.up_end, up_stop, out, count);
+    } else {
+      sweep(s, a, a + 1, w.row_end, own_stop, out, count);
+      sweep(s, a, lo, w.up_end, up_stop, out, count);
+    }
   }
 
   /// The first position at or after p, before end, whose value in v is not below x (or
@@ -167,7 +189,7 @@ struct Kernels {
   /// pointer into the row above, most lanes empty; here each costs about two broadcast
   /// tests.
   static void row_pairs_by_tiles(const RowSearch& s, const RowRange& row_in, const RowRange* up, CandidateBuffer& out) {
-    const RowRange row = row_in;  // (locals: see row_pairs)
+    const RowRange row = row_in;  // (locals: see row_pairs_by_shape)
     const std::uint32_t up_begin = up ? up->begin : row.end, up_end = up ? up->end : row.end;
     const float *minx = s.minx, *maxx = s.maxx, *miny = s.miny, *maxy = s.maxy;
     const double inv_h = 1.0 / s.cell_size, h = s.cell_size;
