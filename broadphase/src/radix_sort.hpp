@@ -35,21 +35,41 @@ struct RadixDigits {
   std::uint64_t mask() const { return (std::uint64_t{1} << bits) - 1; }
 };
 
+/// One digit pass's two loops over the items [begin, end) of `in`, for every radix sort
+/// here: count adds one to count[digit] per item; scatter writes each item, in order, to
+/// out[next[digit]++]. The digit is (key(item) >> shift) & mask. The loops read their
+/// bounds, shift and mask as values and the items through plain pointers: read through a
+/// caller's references or captures, they would be loaded again after every store (a
+/// 64-bit item's store may alias a size_t as far as the compiler knows).
+template <class T, class KeyOf, class Index>
+inline void count_digits(const T* in, std::size_t begin, std::size_t end, KeyOf key, int shift, std::uint64_t mask,
+                         Index* count) {
+  for (std::size_t i = begin; i < end; ++i) ++count[(static_cast<std::uint64_t>(key(in[i])) >> shift) & mask];
+}
+template <class T, class KeyOf, class Index>
+inline void scatter_digits(const T* in, std::size_t begin, std::size_t end, KeyOf key, int shift, std::uint64_t mask,
+                           Index* next, T* out) {
+  for (std::size_t i = begin; i < end; ++i)
+    out[next[(static_cast<std::uint64_t>(key(in[i])) >> shift) & mask]++] = in[i];
+}
+
 /// Sorts the n keys at `keys` ascending by their low key_bits bits, on one thread, with
 /// `scratch` (n keys) and `count` as working room; returns where the sorted keys are
-/// (keys or scratch). For a bucket that fits in the cache (sorted_pairs.cpp): no blocks,
-/// no allocation.
+/// (keys or scratch). For a bucket that fits in the cache (sorted_pairs.cpp): the digit
+/// passes of radix_sort_items as one block, with one table of counters and no allocation.
 inline std::uint64_t* radix_sort_in_cache(std::uint64_t* keys, std::uint64_t* scratch, std::size_t n, int key_bits,
                                           CachedVector<std::uint32_t>& count) {
   const RadixDigits digits(key_bits);
   const std::uint64_t mask = digits.mask();
-  count.resize(mask + 2);
+  const auto key = [](std::uint64_t k) { return k; };
+  count.resize(mask + 1);
   for (int p = 0; p < digits.passes; ++p) {
-    const int at = p * digits.bits;
+    const int shift = p * digits.bits;
     std::fill(count.begin(), count.end(), 0u);
-    for (std::size_t i = 0; i < n; ++i) ++count[((keys[i] >> at) & mask) + 1];
-    for (std::size_t c = 1; c < count.size(); ++c) count[c] += count[c - 1];
-    for (std::size_t i = 0; i < n; ++i) scratch[count[(keys[i] >> at) & mask]++] = keys[i];
+    count_digits(keys, 0, n, key, shift, mask, count.data());
+    std::uint32_t start = 0;
+    for (std::uint32_t& c : count) start += std::exchange(c, start);
+    scatter_digits(keys, 0, n, key, shift, mask, count.data(), scratch);
     std::swap(keys, scratch);
   }
   return keys;
@@ -89,21 +109,13 @@ void radix_sort_items(Vector& items, KeyOf key, int key_bits, Vector& scratch) {
   const RadixDigits digits(key_bits);
   const std::uint64_t mask = digits.mask();
   for (int shift = 0; shift < key_bits; shift += digits.bits) {
-    // The loops read their bounds, shift and mask from locals and the items through plain
-    // pointers: read through the captures, they would be loaded again after every store
-    // (a store of a 64-bit item may alias a captured size_t as far as the compiler knows).
     counting_sort<std::size_t>(
         blocks.count, mask + 1,
         [&, shift, mask](std::size_t b, std::size_t* count) {
-          const auto* in = items.data();
-          for (std::size_t i = blocks.begin(b), end = blocks.end(b); i < end; ++i)
-            ++count[(static_cast<std::uint64_t>(key(in[i])) >> shift) & mask];
+          count_digits(items.data(), blocks.begin(b), blocks.end(b), key, shift, mask, count);
         },
         [&, shift, mask](std::size_t b, std::size_t* next) {
-          const auto* in = items.data();
-          auto* out = scratch.data();
-          for (std::size_t i = blocks.begin(b), end = blocks.end(b); i < end; ++i)
-            out[next[(static_cast<std::uint64_t>(key(in[i])) >> shift) & mask]++] = in[i];
+          scatter_digits(items.data(), blocks.begin(b), blocks.end(b), key, shift, mask, next, scratch.data());
         });
     items.swap(scratch);
   }

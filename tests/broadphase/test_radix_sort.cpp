@@ -1,4 +1,5 @@
-// The grid's radix sort against std::sort, on one block and on several blocks.
+// The grid's radix sorts against std::sort: the block-parallel one on one block and on
+// several, and the one-thread sort of a bucket in the cache.
 #include <tbb/task_arena.h>
 
 #include <algorithm>
@@ -30,6 +31,28 @@ TEST_CASE("radix_sort of 64-bit keys equals std::sort", "[radix_sort]") {
         const bool same = got == want;  // not CHECK(got == want): Catch would print every key
         CHECK(same);
       }
+    }
+  }
+}
+
+TEST_CASE("radix_sort_in_cache sorts on the low bits it is given, into either buffer", "[radix_sort]") {
+  SplitMix64 rng(43);
+  CachedVector<std::uint32_t> count;  // one table for every call, as a bucket sort keeps it
+  for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{7}, std::size_t{1000}, std::size_t{20'000}}) {
+    // 11 and 22: one and two full digits; 12 and 33: uneven splits; 40 and 64 as the
+    // merge's buckets have them (the bits above key_bits are the same in every key).
+    for (int bits : {1, 11, 12, 22, 33, 40, 64}) {
+      INFO("n " << n << ", bits " << bits);
+      const std::uint64_t low = bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
+      const std::uint64_t high = rng.next() & ~low;  // shared by every key
+      std::vector<std::uint64_t> keys(n), scratch(n);
+      for (auto& k : keys) k = high | (rng.next() & low & (rng.next() % 3 == 0 ? 0xff : ~std::uint64_t{0}));
+      std::vector<std::uint64_t> want = keys;
+      std::sort(want.begin(), want.end());
+      const std::uint64_t* sorted = radix_sort_in_cache(keys.data(), scratch.data(), n, bits, count);
+      CHECK((sorted == keys.data() || sorted == scratch.data()));
+      const bool same = std::equal(want.begin(), want.end(), sorted);
+      CHECK(same);
     }
   }
 }
