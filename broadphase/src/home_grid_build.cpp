@@ -41,8 +41,8 @@ constexpr std::uint64_t dense_rows_slack = 1024;
 constexpr std::uint32_t by_left_sharing = 3;
 /// A row whose columns range over more than this many per shape (plus a constant) is
 /// sorted by comparisons instead of counting.
-constexpr std::uint64_t counted_columns_per_shape = 4;
-constexpr std::uint64_t counted_columns_slack = 64;
+constexpr std::uint64_t counted_columns_per_shape = 24;
+constexpr std::uint64_t counted_columns_slack = 512;
 /// A cell with more shapes than this is sorted by left edge with std::sort before the
 /// insertion pass (which is linear only for nearly sorted cells).
 constexpr std::uint32_t insertion_cell_limit = 32;

@@ -6,11 +6,14 @@
 #include <tbb/global_control.h>
 #include <tbb/task_arena.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <mutex>
 #include <vector>
 
 #include "cell_size.hpp"
+#include "hitgrid/broadphase/brute_force.hpp"
+#include "hitgrid/broadphase/find_pairs.hpp"
 #include "hitgrid/core/detail/fnv1a.hpp"
 #include "hitgrid/core/generators.hpp"
 #include "home_grid.hpp"
@@ -146,4 +149,29 @@ TEST_CASE("the home grid reports each row once, already as the built grid holds 
     }
   }
   CHECK(dense > 0);
+}
+
+TEST_CASE("a row far wider than it is full is sorted by left edge by comparisons, with the same pairs", "[grid]") {
+  // One row of 100 clusters a thousand cells apart, three overlapping circles each, in
+  // reverse order of x: the row's columns span 99,000 cells for 300 shapes, too many to
+  // count (HomeGrid::Builder::sort_row), so it is sorted outright by left edge.
+  Scene scene;
+  for (int c = 99; c >= 0; --c)
+    for (int k = 2; k >= 0; --k)
+      scene.add(Circle{{1000.0f * static_cast<float>(c) + 0.25f * static_cast<float>(k), 0.5f}, 0.3f});
+  const SceneExtent extent = scene_extent(scene);
+  const HomeGrid g = HomeGrid::build(scene, KindRanges::of(scene), 0, extent, resolve_isa(Isa::automatic));
+  REQUIRE(g.rows().size() == 1);
+  const HomeGrid::Row& row = g.rows()[0];
+  CHECK(row.by_left);
+  CHECK(row.crowded);
+  const HomeGrid::Columns c = g.columns();
+  CHECK(std::is_sorted(c.minx + row.begin, c.minx + row.end));
+  FindPairsOptions o;
+  o.cell_size = 1.0f;
+  for (Isa isa : {Isa::scalar, Isa::automatic}) {
+    o.isa = isa;
+    CHECK(find_pairs(scene, o) == brute_force_pairs(scene));
+  }
+  CHECK(brute_force_pairs(scene).size() == 300);  // each cluster's three pairs
 }
