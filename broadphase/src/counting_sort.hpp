@@ -1,6 +1,8 @@
 // The block-parallel counting sort: the one way the broad phase groups items by a small
 // integer key (shapes by row, tile entries by tile, spans by row, pair keys by their top
-// bits, and each digit pass of the radix sort).
+// bits, and each digit pass of the radix sort), and its one-block form for the small
+// sorts inside a task (counting_sort_in_task: a row's shapes by column, a tile's cell
+// hits, the digits of a bucket sorted in the cache).
 //
 // Three steps over fixed blocks of the input:
 //   1. count:   each block counts its items per bucket into its own table (in parallel);
@@ -83,6 +85,30 @@ class BlockCounts {
   std::size_t blocks_, buckets_;
   UninitializedVector<Index> table_;
 };
+
+/// Turns counts into starts: table[k] becomes the sum of the counts before k. Returns the
+/// total.
+template <class Index>
+Index exclusive_prefix_sum(Index* table, std::size_t n) {
+  Index sum = 0;
+  for (std::size_t k = 0; k < n; ++k) sum += std::exchange(table[k], sum);
+  return sum;
+}
+
+/// The counting sort as one block, on the calling thread, with the caller's table of
+/// `buckets` counters (kept from call to call, so nothing is allocated): for the small
+/// sorts inside one task (a row's shapes by column, a tile's cell hits by cell, a cached
+/// bucket's keys by a digit), where blocks, their tables and tasks would cost more than
+/// the items. count(Index* counts) adds one to counts[key] per item; scatter(Index* next)
+/// writes each item, in input order, to next[key]++. Stable. Afterwards table[k] is where
+/// bucket k ends (and bucket k starts where k - 1 ends, or at 0).
+template <class Index, class Count, class Scatter>
+void counting_sort_in_task(Index* table, std::size_t buckets, Count&& count, Scatter&& scatter) {
+  std::fill(table, table + buckets, Index{0});
+  count(table);
+  exclusive_prefix_sum(table, buckets);
+  scatter(table);
+}
 
 /// The whole sort. count(b, Index* counts) adds one to counts[key] for each item of block
 /// b; prepare(starts) sees the buckets' starts (buckets + 1 entries: the last is the total,

@@ -349,16 +349,23 @@ void HomeGrid::Builder::row_boxes(const Row& row, RowScratch& t, std::uint32_t& 
 HomeGrid::Builder::ColumnOrder HomeGrid::Builder::column_order(RowScratch& t, std::uint32_t lo,
                                                                std::uint32_t hi) const {
   const auto size = static_cast<std::uint32_t>(t.col.size());
-  t.count.assign(hi - lo + 2, 0);
+  const std::uint32_t* col = t.col.data();
+  std::uint32_t* order = t.order.data();
   std::uint32_t most = 0;
   std::uint64_t seen = size;
-  for (std::uint32_t j = 0; j < size; ++j) {
-    const std::uint32_t m = t.count[t.col[j] - lo + 1]++;
-    seen += 2 * std::uint64_t{m};
-    most = std::max(most, m + 1);
-  }
-  for (std::size_t c = 1; c < t.count.size(); ++c) t.count[c] += t.count[c - 1];
-  for (std::uint32_t j = 0; j < size; ++j) t.order[t.count[t.col[j] - lo]++] = j;
+  t.count.resize(hi - lo + 1);
+  counting_sort_in_task(
+      t.count.data(), t.count.size(),
+      [&](std::uint32_t* count) {
+        for (std::uint32_t j = 0; j < size; ++j) {
+          const std::uint32_t m = count[col[j] - lo]++;
+          seen += 2 * std::uint64_t{m};
+          most = std::max(most, m + 1);
+        }
+      },
+      [&](std::uint32_t* next) {
+        for (std::uint32_t j = 0; j < size; ++j) order[next[col[j] - lo]++] = j;
+      });
   return {most, seen >= by_left_sharing * std::uint64_t{size}};
 }
 

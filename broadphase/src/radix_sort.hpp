@@ -65,11 +65,9 @@ inline std::uint64_t* radix_sort_in_cache(std::uint64_t* keys, std::uint64_t* sc
   count.resize(mask + 1);
   for (int p = 0; p < digits.passes; ++p) {
     const int shift = p * digits.bits;
-    std::fill(count.begin(), count.end(), 0u);
-    count_digits(keys, 0, n, key, shift, mask, count.data());
-    std::uint32_t start = 0;
-    for (std::uint32_t& c : count) start += std::exchange(c, start);
-    scatter_digits(keys, 0, n, key, shift, mask, count.data(), scratch);
+    counting_sort_in_task(
+        count.data(), count.size(), [&](std::uint32_t* c) { count_digits(keys, 0, n, key, shift, mask, c); },
+        [&](std::uint32_t* next) { scatter_digits(keys, 0, n, key, shift, mask, next, scratch); });
     std::swap(keys, scratch);
   }
   return keys;

@@ -89,17 +89,15 @@ CachedVector<std::size_t> scatter_by_top_bits(PairKeys& parts, int shift, std::s
                                               UninitializedVector<std::uint64_t>& scattered) {
   const CachedVector<Chunk> chunks = chunks_of(parts);
   const std::uint64_t mask = buckets - 1;
+  const auto key_itself = [](std::uint64_t k) { return k; };
   CachedVector<std::size_t> start = counting_sort<std::size_t>(
       chunks.size(), buckets,
       [&](std::size_t c, std::size_t* count) {
-        for (std::size_t i = 0; i < chunks[c].size; ++i) ++count[(chunks[c].keys[i] >> shift) & mask];
+        count_digits(chunks[c].keys, 0, chunks[c].size, key_itself, shift, mask, count);
       },
       [&](const CachedVector<std::size_t>& s) { scattered.resize(s.back()); },
       [&](std::size_t c, std::size_t* next) {
-        for (std::size_t i = 0; i < chunks[c].size; ++i) {
-          const std::uint64_t key = chunks[c].keys[i];
-          scattered[next[(key >> shift) & mask]++] = key;
-        }
+        scatter_digits(chunks[c].keys, 0, chunks[c].size, key_itself, shift, mask, next, scattered.data());
       });
   parts.clear();
   return start;

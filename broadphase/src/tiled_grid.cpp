@@ -66,7 +66,7 @@ struct CellHit {
 
 /// Per-thread scratch of the tile pass, reused from tile to tile.
 struct TileScratch {
-  CachedVector<std::uint32_t> cell_count;                // per cell of the tile, then cell starts
+  CachedVector<std::uint32_t> cell_count;                // per cell of the tile: where its hits end
   CachedVector<std::pair<std::uint32_t, CellHit>> hits;  // (cell, hit) in entry order
   CachedVector<CellHit> by_cell;                         // hits in cell order
   CachedVector<std::int64_t> first_row;                  // per entry of the tile: its footprint's first row
@@ -426,16 +426,25 @@ struct TiledGrid::Impl {
         [&](std::uint32_t i, std::uint32_t j) { test_pair(first[i], first[j], t); });
   }
 
-  /// Buckets one tile's entries into its 16 x 16 cells (a counting sort in L1) and
-  /// searches every cell.
+  /// Tile k's pairs: its entries' cell hits, grouped by cell, each cell searched; then the
+  /// exact tests still queued (they refer to this tile's scratch: first rows, boxes).
   void search_tile(std::size_t k, TileScratch& t) const {
+    tile_hits(k, t);
+    if (t.hits.size() < 2) return;
+    hits_by_cell(t);
+    search_cells(t);
+    t.batch->flush(t.pairs);
+  }
+
+  /// Tile k's entries, each with its bounds and first row, and every cell of the tile its
+  /// footprint meets as a (cell, hit) in t.hits, in entry order.
+  void tile_hits(std::size_t k, TileScratch& t) const {
     const std::size_t begin = tile_starts_[k], end = tile_starts_[k + 1];
     const std::uint64_t tile = tile_ids_[k];
     const std::int64_t row0 = (static_cast<std::int64_t>(tile / tile_cols_) + tile_row0_) * tile_side_;
     const std::int64_t col0 = (static_cast<std::int64_t>(tile % tile_cols_) + tile_col0_) * tile_side_;
     t.tile_begin = begin;
     t.row0 = row0;
-    t.cell_count.assign(tile_side_ * tile_side_ + 1, 0);
     t.hits.clear();
     t.first_row.resize(end - begin);
     t.boxes.resize(end - begin);
@@ -453,20 +462,31 @@ struct TiledGrid::Impl {
         for (std::int64_t c = lo; c <= hi; ++c) {
           const auto cell = static_cast<std::uint32_t>((row - row0) * tile_side_ + (c - col0));
           t.hits.push_back({cell, CellHit{entry, first_col}});
-          ++t.cell_count[cell + 1];
         }
       });
     }
-    if (t.hits.size() < 2) return;
-    std::partial_sum(t.cell_count.begin(), t.cell_count.end(), t.cell_count.begin());
+  }
+
+  /// t.hits grouped by cell into t.by_cell, in entry order within a cell (the counting
+  /// sort in the task: a tile's 16 x 16 counters stay in L1); t.cell_count[c] is where
+  /// cell c's hits end.
+  void hits_by_cell(TileScratch& t) const {
+    t.cell_count.resize(static_cast<std::size_t>(tile_side_ * tile_side_));
     t.by_cell.resize(t.hits.size());
-    {
-      // Scatter, keeping entry order within each cell; cell_count[c] ends as cell c's end.
-      CachedVector<std::uint32_t>& next = t.cell_count;
-      for (const auto& [cell, hit] : t.hits) t.by_cell[next[cell]++] = hit;
-    }
+    counting_sort_in_task(
+        t.cell_count.data(), t.cell_count.size(),
+        [&](std::uint32_t* count) {
+          for (const auto& hit : t.hits) ++count[hit.first];
+        },
+        [&](std::uint32_t* next) {
+          for (const auto& [cell, hit] : t.hits) t.by_cell[next[cell]++] = hit;
+        });
+  }
+
+  /// Every cell of the tile that holds two hits or more, searched (cell_pairs).
+  void search_cells(TileScratch& t) const {
     std::uint32_t start = 0;
-    for (std::size_t c = 0; c < static_cast<std::size_t>(tile_side_ * tile_side_); ++c) {
+    for (std::size_t c = 0; c < t.cell_count.size(); ++c) {
       const std::uint32_t stop = t.cell_count[c];
       if (stop - start >= 2) {
         t.row = static_cast<std::int32_t>(c / tile_side_);
@@ -475,8 +495,6 @@ struct TiledGrid::Impl {
       }
       start = stop;
     }
-    // The queued tests refer to this tile's scratch (first rows, boxes): run them now.
-    t.batch->flush(t.pairs);
   }
 
   KindRanges kinds_;

@@ -1,6 +1,7 @@
-// The block-parallel counting sort (counting_sort.hpp), against std::stable_sort: the
-// order of equal keys is the input order, whatever the thread count, the block count, the
-// bucket count (from one to far more buckets than items) and the position type.
+// The counting sort (counting_sort.hpp), block-parallel and in one task, against
+// std::stable_sort: the order of equal keys is the input order, whatever the thread count,
+// the block count, the bucket count (from one to far more buckets than items) and the
+// position type.
 #include <tbb/global_control.h>
 #include <tbb/task_arena.h>
 
@@ -78,4 +79,43 @@ TEST_CASE("BlockCounts::place gives each block its own range in every bucket, bl
   // Bucket 0: block 0 at 0..1, block 1 at 2; bucket 1: block 1 at 3..5; bucket 2: block 0 at 6.
   CHECK(std::vector<std::uint32_t>(counts.table(0), counts.table(0) + 3) == std::vector<std::uint32_t>{0, 3, 6});
   CHECK(std::vector<std::uint32_t>(counts.table(1), counts.table(1) + 3) == std::vector<std::uint32_t>{2, 3, 7});
+}
+
+TEST_CASE("counting_sort_in_task is the same stable sort, and leaves each bucket's end in the table", "[grid]") {
+  SplitMix64 rng(5);
+  std::vector<std::uint32_t> table;  // kept from call to call, as the tasks keep theirs
+  for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{9}, std::size_t{4000}}) {
+    for (std::size_t buckets : {std::size_t{1}, std::size_t{3}, std::size_t{256}, std::size_t{20'000}}) {
+      INFO("items " << n << ", buckets " << buckets);
+      std::vector<Item> items(n);
+      for (std::uint32_t i = 0; i < n; ++i) items[i] = {static_cast<std::uint32_t>(rng.next() % buckets), i};
+      std::vector<Item> want = items;
+      std::stable_sort(want.begin(), want.end(), [](const Item& a, const Item& b) { return a.key < b.key; });
+      table.assign(buckets, 12345u);  // stale counts from an earlier call must not matter
+      std::vector<Item> got(n);
+      counting_sort_in_task(
+          table.data(), buckets,
+          [&](std::uint32_t* count) {
+            for (const Item& it : items) ++count[it.key];
+          },
+          [&](std::uint32_t* next) {
+            for (const Item& it : items) got[next[it.key]++] = it;
+          });
+      CHECK(got == want);
+      for (std::size_t k = 0; k < buckets; ++k) {
+        const auto end =
+            static_cast<std::size_t>(std::upper_bound(want.begin(), want.end(), k,
+                                                      [](std::size_t key, const Item& it) { return key < it.key; }) -
+                                     want.begin());
+        if (table[k] != end) FAIL("bucket " << k << " ends at " << table[k] << ", not " << end);
+      }
+    }
+  }
+}
+
+TEST_CASE("exclusive_prefix_sum turns counts into starts and returns the total", "[grid]") {
+  std::vector<std::uint64_t> t{3, 0, 5, 1};
+  CHECK(exclusive_prefix_sum(t.data(), t.size()) == 9);
+  CHECK(t == std::vector<std::uint64_t>{0, 3, 3, 8});
+  CHECK(exclusive_prefix_sum(t.data(), 0) == 0);
 }
