@@ -14,7 +14,6 @@ namespace hitgrid {
 namespace {
 
 /// Shapes per task of the plan's parallel passes over the scene (extent, large spans).
-constexpr std::size_t shapes_per_task = std::size_t{1} << 14;
 /// A requested cell is refused for the home grid when its large shapes could make more
 /// spans than max(large_span_floor, large_spans_per_shape n) (large_spans_exceed).
 constexpr std::uint64_t large_span_floor = std::uint64_t{1} << 20;
@@ -33,7 +32,7 @@ void check_cell_sizes(const FindPairsOptions& options) {
 
 SceneExtent scene_extent(const UninitializedVector<ShapeRecord>& shapes) {
   return detail::parallel_reduce(
-      shapes.size(), shapes_per_task, SceneExtent{},
+      shapes.size(), detail::shapes_per_task, SceneExtent{},
       [&](const auto& r, SceneExtent e) {
         for (std::size_t i = r.begin(); i != r.end(); ++i) e.add(shapes[i].box);
         return e;
@@ -122,7 +121,7 @@ bool large_spans_exceed(const Scene& scene, const KindRanges& kinds, int log2_ce
   };
   const GridCells cells(log2_cell);
   const Counts c = detail::parallel_reduce(
-      scene.size(), shapes_per_task, Counts{},
+      scene.size(), detail::shapes_per_task, Counts{},
       [&](const auto& r, Counts t) {
         for (std::size_t i = r.begin(); i != r.end(); ++i) {
           const Aabb box = record_of(scene, kinds, static_cast<std::uint32_t>(i)).box;

@@ -29,6 +29,15 @@
 
 namespace hitgrid {
 
+/// How the broad phase cuts its counting sorts into blocks: at most max_blocks of them,
+/// and at most max_block_counters counters in all their tables together (a sort with more
+/// buckets than that allows takes another path, or fewer blocks). Each sort sets how many
+/// items a block holds at least: fewer would make a block's table cost more than its
+/// items. Sorts of shapes by row or tile take blocks of at least 2^shapes_per_block_log2.
+inline constexpr std::size_t max_blocks = 256;
+inline constexpr std::uint64_t max_block_counters = std::uint64_t{1} << 22;
+inline constexpr int shapes_per_block_log2 = 14;
+
 /// Fixed blocks of n items: block b is [begin(b), end(b)). Only n and the block count
 /// decide them, never the thread count.
 struct Blocks {
@@ -37,6 +46,11 @@ struct Blocks {
   static Blocks of(std::size_t n, std::size_t blocks) {
     blocks = std::max<std::size_t>(blocks, 1);
     return {n, blocks, (n + blocks - 1) / blocks};
+  }
+  /// n items in blocks of at least 2^min_log2 items, at most `most` blocks (and at most
+  /// max_blocks), at least one.
+  static Blocks at_least(std::size_t n, int min_log2, std::size_t most = max_blocks) {
+    return of(n, std::clamp<std::size_t>(std::min(n >> min_log2, most), 1, max_blocks));
   }
   std::size_t begin(std::size_t b) const { return std::min(n, b * size); }
   std::size_t end(std::size_t b) const { return std::min(n, (b + 1) * size); }

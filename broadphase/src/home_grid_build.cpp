@@ -25,12 +25,6 @@
 namespace hitgrid {
 namespace {
 
-/// Shapes per block of the counting sort by row, at least: fewer make the blocks' tables
-/// of row counters cost more than the shapes.
-constexpr int shapes_per_block_log2 = 14;
-constexpr std::size_t max_row_blocks = 256;
-/// At most this many row counters in all blocks' tables together.
-constexpr std::size_t max_row_counters = std::size_t{1} << 22;
 /// Rows (of the scene's extent) per shape above which the world is sparse: it is bucketed
 /// by exact cell id instead, so that memory follows the shapes, not the world's area.
 constexpr std::uint64_t dense_rows_per_shape = 4;
@@ -46,8 +40,7 @@ constexpr std::uint64_t counted_columns_slack = 512;
 /// A cell with more shapes than this is sorted by left edge with std::sort before the
 /// insertion pass (which is linear only for nearly sorted cells).
 constexpr std::uint32_t insertion_cell_limit = 32;
-/// Shapes and rows per task of the sparse bucketing's and the row sort's parallel loops.
-constexpr std::size_t shapes_per_task = std::size_t{1} << 14;
+/// Rows per task of the row sort's parallel loop.
 constexpr std::size_t rows_per_task = 8;
 
 /// A shape and its home cell (row-major index), for the sparse sort; large shapes get a
@@ -141,8 +134,7 @@ HomeGrid HomeGrid::build(const Scene& scene, const KindRanges& kinds, int log2_c
 void HomeGrid::Builder::bucket_by_rows(std::uint64_t row_count) {
   const std::size_t n = scene_.size();
   const std::size_t buckets = row_count + 1;  // the last one holds the large shapes (row_count < 2^32)
-  const Blocks blocks = Blocks::of(
-      n, std::clamp<std::size_t>(std::min(n >> shapes_per_block_log2, max_row_counters / buckets), 1, max_row_blocks));
+  const Blocks blocks = Blocks::at_least(n, shapes_per_block_log2, max_block_counters / buckets);
   // Each shape's row, kept for the scatter (reading 4 bytes is cheaper than deriving the
   // bounds and the row again).
   UninitializedVector<std::uint32_t> shape_row(n);
@@ -462,7 +454,7 @@ UninitializedVector<KeyedShape> HomeGrid::Builder::sort_by_cell(std::uint64_t la
   const std::size_t n = scene_.size();
   const GridCells& cells = g_.cells_;
   UninitializedVector<KeyedShape> keyed(n);
-  detail::parallel_for(tbb::blocked_range<std::size_t>(0, n, shapes_per_task), [&](const auto& r) {
+  detail::parallel_for(tbb::blocked_range<std::size_t>(0, n, detail::shapes_per_task), [&](const auto& r) {
     for (std::size_t i = r.begin(); i != r.end(); ++i) {
       const Aabb b = record_of(scene_, kinds_, static_cast<std::uint32_t>(i)).box;
       const auto col = static_cast<std::uint64_t>(cells.index(b.min.x) - g_.col0_);
@@ -492,7 +484,7 @@ UninitializedVector<std::uint32_t> HomeGrid::Builder::store_by_cell(const Uninit
   const GridCells& cells = g_.cells_;
   size_columns(small);
   UninitializedVector<std::uint32_t> row(small);
-  detail::parallel_for(tbb::blocked_range<std::size_t>(0, small, shapes_per_task), [&](const auto& r) {
+  detail::parallel_for(tbb::blocked_range<std::size_t>(0, small, detail::shapes_per_task), [&](const auto& r) {
     for (std::size_t p = r.begin(); p != r.end(); ++p) {
       const ShapeRecord s = record_of(scene_, kinds_, keyed[p].shape);
       g_.items_[p] = {keyed[p].shape, {s.g[0], s.g[1], s.g[2], s.g[3]}};

@@ -13,10 +13,10 @@
 namespace hitgrid {
 namespace {
 
-/// Large shapes per block at least, and at most this many blocks and row counters.
-constexpr int shapes_per_block_log2 = 6;
-constexpr std::size_t max_blocks = 64;
-constexpr std::size_t max_counters = std::size_t{1} << 22;
+/// Large shapes per block at least, and at most this many blocks (counting_sort.hpp: at
+/// most max_block_counters counters in all): large shapes are few, and each has many spans.
+constexpr int large_shapes_per_block_log2 = 6;
+constexpr std::size_t max_large_blocks = 64;
 
 /// The rows holding small shapes that large shape i can reach: its footprint's rows and
 /// the row below them (home_row_range), as indices [first, last) into grid.rows().
@@ -96,8 +96,8 @@ LargeSpans LargeSpans::build(const HomeGrid& grid, const KindRanges& kinds) {
   LargeSpans out;
   const std::size_t large = grid.large_ids().size(), rows = grid.rows().size();
   if (large == 0 || rows == 0) return out;
-  const Blocks blocks = Blocks::of(
-      large, std::clamp<std::size_t>(std::min(large >> shapes_per_block_log2, max_counters / rows), 1, max_blocks));
+  const Blocks blocks = Blocks::at_least(large, large_shapes_per_block_log2,
+                                         std::min<std::uint64_t>(max_large_blocks, max_block_counters / rows));
   for (const bool walk : {false, true}) {
     BlockCounts<std::uint64_t> counts(blocks.count, rows);
     detail::parallel_for(std::size_t{0}, blocks.count, [&](std::size_t b) {

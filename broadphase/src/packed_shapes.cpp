@@ -29,10 +29,9 @@ bool intersects_packed(ShapeKind ka, const float* a, ShapeKind kb, const float* 
 }
 
 UninitializedVector<ShapeRecord> pack_shapes(const Scene& scene) {
-  constexpr std::size_t shapes_per_task = std::size_t{1} << 14;
   const KindRanges kinds = KindRanges::of(scene);
   UninitializedVector<ShapeRecord> out(scene.size());
-  detail::parallel_for(tbb::blocked_range<std::size_t>(0, out.size(), shapes_per_task), [&](const auto& range) {
+  detail::parallel_for(tbb::blocked_range<std::size_t>(0, out.size(), detail::shapes_per_task), [&](const auto& range) {
     for (std::size_t i = range.begin(); i != range.end(); ++i)
       out[i] = record_of(scene, kinds, static_cast<std::uint32_t>(i));
   });

@@ -20,10 +20,8 @@ namespace hitgrid {
 
 /// A digit's bits at most: its 2^11 counters per block fit in L1.
 inline constexpr int radix_digit_bits = 11;
-/// Blocks of at least 2^15 items (fewer make the counters cost more than the items), and
-/// at most 256 of them.
+/// Blocks of at least 2^15 items (fewer make the counters cost more than the items).
 inline constexpr int radix_items_per_block_log2 = 15;
-inline constexpr std::size_t radix_max_blocks = 256;
 
 /// The digits of an LSD sort on key_bits bits: as few passes of at most radix_digit_bits
 /// as cover them, the bits spread evenly (12 bits sort in two passes of 6, not 11 + 1).
@@ -102,7 +100,7 @@ template <class Vector, class KeyOf>
 void radix_sort_items(Vector& items, KeyOf key, int key_bits, Vector& scratch) {
   const std::size_t n = items.size();
   if (n < 2 || key_bits <= 0) return;
-  const Blocks blocks = Blocks::of(n, std::min<std::size_t>(radix_max_blocks, n >> radix_items_per_block_log2));
+  const Blocks blocks = Blocks::at_least(n, radix_items_per_block_log2);
   scratch.resize(n);
   const RadixDigits digits(key_bits);
   const std::uint64_t mask = digits.mask();

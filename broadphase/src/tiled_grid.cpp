@@ -23,14 +23,8 @@ namespace {
 
 // A cell with more entries than this is searched by a sweep instead of all pairs.
 constexpr std::size_t all_pairs_limit = 32;
-// The counting sort by tile: blocks of at least 2^shapes_per_block_log2 shapes, at most
-// max_blocks of them, and at most max_tile_counters counters in all (else the sparse
-// path: entries radix sorted by tile id).
-constexpr int shapes_per_block_log2 = 14;
-constexpr std::size_t max_blocks = 256;
-constexpr std::uint64_t max_tile_counters = std::uint64_t{1} << 22;
-// Shapes per task of the sparse path's loops.
-constexpr std::size_t shapes_per_task = std::size_t{1} << 12;
+// Shapes per task of the plan's and the sparse path's loops.
+constexpr std::size_t tiled_shapes_per_task = std::size_t{1} << 12;
 // The cells the grid's footprints may cover in all, at most: this many per shape, or the
 // floor if more. The pass's work is a hit per covered cell (and its entries, one per
 // covered tile, are fewer), so this bounds both its memory and its time. A requested cell
@@ -174,7 +168,7 @@ struct TiledGrid::Impl {
   std::uint64_t covered_cells_bound(const UninitializedVector<ShapeRecord>& shapes) const {
     constexpr std::uint64_t cap = std::uint64_t{1} << 62;
     return detail::parallel_reduce(
-        shapes.size(), shapes_per_task, std::uint64_t{0},
+        shapes.size(), tiled_shapes_per_task, std::uint64_t{0},
         [&](const tbb::blocked_range<std::size_t>& r, std::uint64_t sum) {
           for (std::size_t i = r.begin(); i != r.end(); ++i) {
             CellSpan cols, rows;
@@ -260,14 +254,15 @@ struct TiledGrid::Impl {
   /// entries, the radix sort by tile id.
   void bucket_by_tile(const UninitializedVector<ShapeRecord>& shapes) {
     const std::size_t n = shapes.size();
-    const Blocks blocks = Blocks::of(n, std::clamp<std::size_t>(n >> shapes_per_block_log2, 1, max_blocks));
+    const Blocks blocks = Blocks::at_least(n, shapes_per_block_log2);
     tile_starts_.clear();
     tile_ids_.clear();
     if (n == 0) {
       tile_starts_.push_back(0);
       return;
     }
-    if (tile_count_ * blocks.count <= max_tile_counters)
+    // Else the sparse path: the entries radix sorted by tile id.
+    if (tile_count_ * blocks.count <= max_block_counters)
       count_into_tiles(shapes, blocks);
     else
       radix_sort_into_tiles(shapes);
@@ -303,7 +298,7 @@ struct TiledGrid::Impl {
   void radix_sort_into_tiles(const UninitializedVector<ShapeRecord>& shapes) {
     const std::size_t n = shapes.size();
     CachedVector<std::uint64_t> offsets(n + 1, 0);
-    detail::parallel_for(tbb::blocked_range<std::size_t>(0, n, shapes_per_task), [&](const auto& r) {
+    detail::parallel_for(tbb::blocked_range<std::size_t>(0, n, tiled_shapes_per_task), [&](const auto& r) {
       for (std::size_t i = r.begin(); i != r.end(); ++i) {
         std::uint64_t count = 0;
         for_each_tile(i, shapes[i], [&](std::uint64_t) { ++count; });
@@ -312,7 +307,7 @@ struct TiledGrid::Impl {
     });
     std::partial_sum(offsets.begin(), offsets.end(), offsets.begin());
     UninitializedVector<KeyedEntry> keyed(offsets[n]);
-    detail::parallel_for(tbb::blocked_range<std::size_t>(0, n, shapes_per_task), [&](const auto& r) {
+    detail::parallel_for(tbb::blocked_range<std::size_t>(0, n, tiled_shapes_per_task), [&](const auto& r) {
       for (std::size_t i = r.begin(); i != r.end(); ++i) {
         std::uint64_t e = offsets[i];
         for_each_tile(i, shapes[i], [&](std::uint64_t t) { keyed[e++] = {t, entry_of(i, shapes[i])}; });

@@ -25,6 +25,11 @@
 
 namespace hitgrid::detail {
 
+/// The grain of the broad phase's parallel loops over a scene's shapes (packing, the
+/// plan's statistics, the sparse bucketing): enough shapes that a task's overhead is
+/// small next to its work, few enough that two threads share a 100k-shape scene.
+inline constexpr std::size_t shapes_per_task = std::size_t{1} << 14;
+
 enum class ParallelMode { tbb, hook, inline_only };
 
 /// How the calling thread's parallel loops run now.
