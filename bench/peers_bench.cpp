@@ -13,10 +13,10 @@
 //   build/release/bench/peers_bench --benchmark_repetitions=3 --benchmark_report_aggregates_only=true
 //       --benchmark_filter='^(uniform|clustered|long_tail)/n:(100000|1000000)/'      (one line)
 //
-// Peers run one iteration per repetition at a million shapes. Box2D takes 6-10 minutes
-// per run on long_tail at a million (perf: 91% of its time in the tree queries, whose
-// paths the 1% of long segments' huge boxes widen); the filter is POSIX (no lookahead),
-// so leave that one out with an alternation, e.g.
+// Peers run one iteration per repetition at a million shapes. Box2D on long_tail at a
+// million is by far the slowest run (its tree queries dominate: the long segments' huge
+// boxes widen their paths); the filter is POSIX (no lookahead), so leave that one out with
+// an alternation, e.g.
 //   '^(uniform|clustered)/n:|^long_tail/n:(10000|100000)/|^long_tail/n:1000000/(hitgrid|cgal|bullet|floor)'
 // Results measured on the development machine: bench/peers/README.md.
 #include <benchmark/benchmark.h>
@@ -46,7 +46,8 @@ namespace {
 using namespace hitgrid;
 
 constexpr std::uint64_t brute_force_max_n = 10'000;  // O(N^2): 50 million exact tests at most
-// Box2D takes 3-22 s per run at a million shapes: one iteration per repetition there.
+// The peers (Box2D most) are slow enough at a million shapes that one iteration per
+// repetition is all a run can afford there.
 constexpr std::uint64_t one_iteration_from_n = 1'000'000;
 
 using bench::scene_for;
@@ -179,9 +180,10 @@ float sum_floats(const float* p, std::size_t n) {
 }
 
 /// Reads 128 MiB (four times the development VM's 32 MiB L3), so that the next timed
-/// iteration finds the scene in DRAM, as find_pairs does after its own 54-168 bytes per
-/// shape of scratch: without it a 16 MB scene stays in L3 and the floor is the cache's, not
-/// memory's. Read, not written, so no dirty lines are written back inside the timing.
+/// iteration finds the scene in DRAM, as find_pairs does after its own scratch (at a
+/// million shapes, larger than that L3) has passed through the caches: without it a 16 MB
+/// scene stays in L3 and the floor is the cache's, not memory's. Read, not written, so no
+/// dirty lines are written back inside the timing.
 void evict_caches() {
   static const std::vector<std::uint64_t> junk(std::size_t{128} << 20 >> 3, 1);
   std::uint64_t sum = 0;
@@ -243,14 +245,14 @@ void register_all() {
         if (n >= one_iteration_from_n) b->Iterations(1);
       }
 #ifdef HITGRID_HAVE_CGAL
-      // Two threads only: on one, Parallel_tag only adds its copies and splits (uniform
-      // 1M: 1,360 ms against 477 ms for the sequential version in the same run).
+      // Two threads only: on one, Parallel_tag only adds its copies and splits, and is
+      // slower than the sequential version.
       auto* parallel = add("cgal_parallel/threads:2", [=](benchmark::State& s) { run_cgal_parallel(s, family, n, 2); });
       if (n >= one_iteration_from_n) parallel->Iterations(1);
 #endif
       if (n <= brute_force_max_n) add("brute_force", [=](benchmark::State& s) { run_brute_force(s, family, n); });
-      // A fixed count: each iteration also evicts the caches (untimed, ~10 ms), and the
-      // automatic count would aim at 0.5 s of microsecond-long timed work.
+      // A fixed count: each iteration also evicts the caches (untimed, but longer than the
+      // timed work itself), and the automatic count would aim at 0.5 s of timed work.
       for (unsigned threads : {1u, 2u}) {
         add(fmt::format("floor_read/threads:{}", threads), [=](benchmark::State& s) {
           run_floor(s, family, n, threads, false);
@@ -269,8 +271,8 @@ int main(int argc, char** argv) {
   // The same memory policy as the hitgrid command (apps/cli/main.cpp), for every
   // contender alike: keep freed memory in the heap instead of unmapping it, so that
   // repeated iterations measure the work, not the kernel's first-touch page faults. Kept
-  // so that these numbers compare with the command's; on uniform 1M, 1 thread, it made no
-  // measurable difference here (93.6 ms without, 95.3 ms with, within the noise).
+  // so that these numbers compare with the command's, although on uniform 1M, 1 thread,
+  // it made no difference beyond the noise.
   mallopt(M_MMAP_MAX, 0);
   mallopt(M_TRIM_THRESHOLD, -1);
   register_all();

@@ -10,9 +10,9 @@
 #
 #   scripts/bench_report.sh [--quick] [--with-slow]
 #     (default)    every family at N = 10k, 100k, 1M, except Box2D on long_tail at 1M
-#                  (6-10 minutes a run); about 15-20 minutes on a 2-core VM
+#                  (by far the slowest run, left out so that the report stays short)
 #     --quick      N <= 100,000 only: a few minutes
-#     --with-slow  Box2D on long_tail at 1M too (3 more runs of 6-10 minutes)
+#     --with-slow  Box2D on long_tail at 1M too (3 more runs, longer than all the rest)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -64,9 +64,8 @@ mkdir -p "$out"
 # JSON into the files for the report, the console table on the terminal (and a log) to
 # follow the run.
 # Repetitions interleaved at random through each run: a busy stretch of a shared host then
-# hits single repetitions of many rows, not all three of one row (2026-11-22, run back to
-# back: hitgrid's uniform 1M on one thread 44.3 ms, all three repetitions inside one such
-# stretch, where quiet runs take 24-26 ms).
+# hits single repetitions of many rows, not all three of one row, whose median it would
+# otherwise inflate.
 common=(--benchmark_repetitions=3 --benchmark_enable_random_interleaving=true --benchmark_report_aggregates_only=true
         --benchmark_out_format=json)
 echo "== peers_bench ($mode) -> $out/peers_bench.json"

@@ -49,12 +49,10 @@ PairList bullet_pairs(const Scene& scene) {
     tree.insert(volume, reinterpret_cast<void*>(static_cast<std::uintptr_t>(i)));
   });
 
-  // Measured at 100,000 shapes (medians of 3, ms, uniform / long_tail), against this
-  // choice (inserts only, then collideTT): 140 / 330.
-  //   collideTV of each leaf's volume against the root, keeping j > i:  174 / 558
-  //   optimizeIncremental(1) before collideTT:                             144 / 344
-  //   optimizeTopDown() (bottom-up below 128 leaves) before collideTT:     758 / 864
-  //   optimizeTopDown(2) before collideTT:                                 197 / 326
+  // Inserts only, then one collideTT of the tree with itself: at 100,000 shapes no
+  // alternative is faster on both uniform and long_tail, neither collideTV of each leaf's
+  // volume against the root (keeping j > i) nor an optimizeIncremental or optimizeTopDown
+  // pass before collideTT (bench/results/comment-measurements-2026-11-27.md).
   PairList pairs;
   CollectPairs collect(scene, shapes, pairs);
   tree.collideTT(tree.m_root, tree.m_root, collect);

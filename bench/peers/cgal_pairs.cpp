@@ -68,11 +68,9 @@ PairList cgal_pairs(const Scene& scene, std::ptrdiff_t cutoff) {
     if (intersects(scene, ia, ib)) pairs.emplace_back(ia, ib);  // Pair orders the two ids
   };
   // CLOSED: boxes that only touch intersect, as touching shapes do.
-  // Cutoff: CGAL's default is 10; measured CPU ms (one run each, busy machine) for cutoff
-  // 10 / 100 / 300 / 1000 / 3000: uniform 100k 74 / 45 / 30 / 27 / 29; uniform 1M
-  // - / 740 / 564 / 415 / 382; clustered 1M - / 941 / 728 / 616 / 634; long_tail 1M
-  // - / 6562 / 6117 / 6384 / 5782. cgal_default_cutoff = 1000 is in the flat part of that
-  // curve everywhere.
+  // Cutoff: CGAL's default is 10. Larger cutoffs are faster on every family, up to a
+  // plateau; cgal_default_cutoff = 1000 lies on that plateau for every family tried
+  // (cutoffs 10 to 3000: bench/results/comment-measurements-2026-11-27.md).
   CGAL::box_self_intersection_d(boxes.begin(), boxes.end(), report, IndexedBoxTraits(), cutoff,
                                 CGAL::Box_intersection_d::CLOSED);
   std::sort(pairs.begin(), pairs.end());

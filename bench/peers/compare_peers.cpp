@@ -6,7 +6,7 @@
 // hitgrid's find_pairs on T threads and every peer compiled into hitgrid_peers (Box2D,
 // CGAL, Bullet: those installed) on one thread, once each, checks that each peer found
 // hitgrid's exact pair list, and prints
-//   peers      uniform n=100000 seed=1: hitgrid 2.79 ms (2 threads), fastest peer CGAL ...
+//   peers      uniform n=100000 seed=1: hitgrid H ms (2 threads), fastest peer CGAL C ms ...
 // With --stats, one JSON object on stderr (peer_comparison.hpp). scripts/main.sh runs it
 // after the `hitgrid` command's main job; it is a program of its own so that the installed
 // command never needs the peer libraries.

@@ -42,9 +42,10 @@ using ComparisonStep = std::function<void(std::string_view)>;
 PeerComparison compare_with_peers(const Scene& scene, const std::string& scene_name, const FindPairsOptions& options,
                                   const ComparisonStep& step = {});
 
-/// The comparison as one line, without its newline: "peers      uniform n=100000 seed=1:
-/// hitgrid 2.79 ms (2 threads), fastest peer CGAL 26.9 ms on 1 thread (9.7x; Bullet 120 ms,
-/// Box2D 674 ms), same pairs".
+/// The comparison as one line, without its newline, of the form "peers      uniform
+/// n=100000 seed=1: hitgrid H ms (2 threads), fastest peer CGAL C ms on 1 thread (Rx;
+/// Bullet B ms, Box2D D ms), same pairs", where R = C / H and the other peers follow
+/// fastest first.
 std::string peer_line(const PeerComparison& c);
 
 /// The comparison as one JSON object on one line, without a newline: scene, threads,

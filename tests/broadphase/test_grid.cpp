@@ -94,9 +94,9 @@ TEST_CASE("the grid's answer does not depend on the instruction set", "[grid]") 
 }
 
 TEST_CASE("the grid pins the five families at N=1,000,000 seed 1: pair counts and hashes", "[grid]") {
-  // The lists every change of the grid must keep (hashes taken with the command before
-  // the grid was restructured, 2b10756, and unchanged since). Uniform's count is also
-  // docs/scenes.md's independent exact count.
+  // The lists every change of the grid must keep: the pair counts and pair-list hashes of
+  // the five standard scenes at N = 1,000,000, seed 1 (docs/scenes.md). Uniform's count is
+  // also docs/scenes.md's independent exact count.
   struct Pinned {
     Family family;
     std::size_t pairs;
@@ -134,7 +134,7 @@ TEST_CASE("the grid equals the brute-force reference at 50,000 shapes", "[grid][
   // crossing tile borders in every direction; brute force makes 1.25e9 exact tests.
   GeneratorParams p;
 #if defined(HITGRID_TSAN_BUILD)
-  p.n = 5'000;  // ThreadSanitizer looks for races, not scale: 100x fewer tests (50,000 took over 10 minutes)
+  p.n = 5'000;  // ThreadSanitizer looks for races, not scale: 100x fewer tests
 #elif defined(HITGRID_SANITIZED_BUILD)
   p.n = 10'000;  // the sanitizer run looks for memory errors, not scale: 25x fewer tests
 #else

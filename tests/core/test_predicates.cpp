@@ -9,8 +9,8 @@
 // (predicate_counters().exact_calls grew): otherwise the family would not test it.
 //
 // Environment knobs (tests/support/adversarial.hpp): HITGRID_TEST_SCALE multiplies the case
-// counts (default 1; measured run times are ~5 s Release, ~10 s ASan+UBSan, so the default
-// needs no reduction), HITGRID_TEST_SEED explores other inputs for soak runs, and
+// counts (default 1: short enough in Release and under ASan+UBSan that the default needs
+// no reduction), HITGRID_TEST_SEED explores other inputs for soak runs, and
 // HITGRID_TEST_VERBOSE prints per-family answers and cold-path counts.
 #include <gmpxx.h>
 

@@ -12,7 +12,7 @@
 // a point on the segment between their centres, which lies there too. So the box still
 // holds every point where the shape can meet another valid shape, and no later stage
 // (cell indices, extents) ever sees an infinity (docs/contracts.md, contract 1: every
-// finite float32 magnitude works; tests/broadphase/test_extreme_coordinates.cpp).
+// finite float32 magnitude works, and the tests check both ends).
 #pragma once
 
 #include <algorithm>

@@ -8,8 +8,8 @@
 //   next_float_up(x)   == std::nextafter(x, +inf)  (+inf stays +inf; -0 and +0 go to the
 //                                                   smallest positive subnormal)
 //   next_float_down(x) == std::nextafter(x, -inf)
-// tests/core/test_float_steps.cpp checks both against std::nextafter on every sign,
-// exponent and boundary (zeros, subnormals, the largest float, the infinities).
+// The tests check both against std::nextafter on every sign, exponent and boundary
+// (zeros, subnormals, the largest float, the infinities).
 #pragma once
 
 #include <bit>

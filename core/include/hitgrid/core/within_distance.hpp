@@ -27,11 +27,13 @@
 //       segment-segment  intersects, or an endpoint of either within m of the other
 //       segment-box      intersects, or an endpoint of the segment within m of the box,
 //                        or a corner of the box within m of the segment
-//     The sums r + m and r1 + r2 + m are never rounded: they are part of the polynomials
-//     (hitgrid/core/detail/within_distance_polynomials.hpp). For two disjoint convex
-//     shapes with straight edges the closest pair has a vertex of one of them (the distance
-//     between two disjoint segments is reached at an endpoint of one), which is why the
-//     endpoint and corner tests decide the last two kinds.
+//     The sums r + m and r1 + r2 + m are never rounded to a float: each sits inside its
+//     polynomial (|p - q|^2 - (r1 + r2 + m)^2, for instance), so the filter's error bound
+//     covers it and the exact fallback computes it exactly (docs/contracts.md, contract 1,
+//     says how exactness is reached). For two disjoint convex shapes with straight edges
+//     the closest pair has a vertex of one of them (the distance between two disjoint
+//     segments is reached at an endpoint of one), which is why the endpoint and corner
+//     tests decide the last two kinds.
 //   - Nothing is rounded: there is no returned value, only the decision.
 //
 // For batches: each test is a fixed sequence of the predicates above with one m for every

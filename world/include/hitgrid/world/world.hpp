@@ -43,7 +43,8 @@
 // before (more pairs, a crowded cell, more hits) grows what is kept, once; with several
 // threads a thread may meet a larger piece of work than it has had late, and grow its
 // lists then (a burst in one frame).
-// release_memory() gives the scratch back. tests/world/frame_allocations.cpp counts.
+// release_memory() gives the scratch back. A test program counts every frame's allocations
+// (README, "The library").
 //
 // Errors: a stale or unknown handle throws InvalidHandleError naming it; invalid geometry
 // throws hitgrid::Error naming the handle or the position in the batch. A refused call
@@ -270,11 +271,10 @@ class World {
   /// of contact. The filters and body rules of pairs apply.
   std::span<const Impact> impacts() const;
 
-  /// Gives back the scratch memory kept between steps (the shapes and pairs stay), to the
-  /// system. Measured at 1M moving shapes of the mixed family (1.2 pairs per shape): a
-  /// world holds about 270 bytes per shape between steps, about 130 after this (the
-  /// shapes, slots, filters, pairs and events); the next step takes the rest again. With
-  /// 1M static segments and 10,000 moving circles: 129 bytes per shape, 116 after this.
+  /// Gives back the scratch memory kept between steps to the system: what stays is the
+  /// shapes, slots, filters, pairs and events, and the next step takes the rest again. How
+  /// much this gives back depends on the scene (README.md, "The library", states the bytes
+  /// per shape kept before and after for two scenes).
   void release_memory();
 
  private:
