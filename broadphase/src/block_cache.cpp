@@ -40,12 +40,16 @@ char* new_block(std::size_t bytes) {
   return base;
 }
 
+/// The smallest block made: a cache line, the alignment every block has.
+constexpr std::size_t min_block_bytes = 64;
+
 /// The size a block is made with: small requests are rounded up to a power of two (at
-/// least 64 bytes), so that a kept small block fits the next call's request of about the
-/// same size; large ones are made as asked (take() accepts a block up to twice as large).
+/// least min_block_bytes), so that a kept small block fits the next call's request of
+/// about the same size; large ones are made as asked (take() accepts a block up to twice
+/// as large).
 std::size_t block_size(std::size_t bytes) {
   if (bytes >= BlockCache::min_exact_bytes) return bytes;
-  return std::max<std::size_t>(64, std::bit_ceil(bytes));
+  return std::max<std::size_t>(min_block_bytes, std::bit_ceil(bytes));
 }
 
 }  // namespace

@@ -40,6 +40,9 @@ constexpr std::uint64_t counted_columns_slack = 512;
 /// A cell with more shapes than this is sorted by left edge with std::sort before the
 /// insertion pass (which is linear only for nearly sorted cells).
 constexpr std::uint32_t insertion_cell_limit = 32;
+/// How far ahead of its next item a row's stream of the scatter asks for its line: a
+/// little over the items of a cache line (20 bytes each).
+constexpr std::size_t items_ahead = 8;
 /// Rows per task of the row sort's parallel loop.
 constexpr std::size_t rows_per_task = 8;
 
@@ -152,9 +155,10 @@ void HomeGrid::Builder::bucket_by_rows(std::uint64_t row_count) {
         const std::uint32_t* row = shape_row.data();
         auto put = [&](std::size_t i, const float(&geometry)[4]) {
           const std::uint32_t at = next[row[i]]++;
-          // The row's stream will write eight items on: its line is asked for now, so that
-          // the stores do not wait for it (a thousand streams miss the cache at every line).
-          __builtin_prefetch(to + std::min<std::size_t>(at + 8, n - 1), 1);
+          // The row's stream will write items_ahead items on: its line is asked for now, so
+          // that the stores do not wait for it (a thousand streams miss the cache at every
+          // line).
+          __builtin_prefetch(to + std::min<std::size_t>(at + items_ahead, n - 1), 1);
           to[at] = {static_cast<std::uint32_t>(i), {geometry[0], geometry[1], geometry[2], geometry[3]}};
         };
         std::size_t i = blocks.begin(b);

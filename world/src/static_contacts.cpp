@@ -16,13 +16,19 @@ namespace {
 
 constexpr std::size_t shapes_per_task = 256;
 
-/// How far the slack box reaches past a shape's (grown) bounds: a quarter of their larger
-/// side, and at least about a third of a static cell, so that a shape moving a fraction of
-/// its size per frame asks the grid again only every few frames, while its list, walked
-/// every frame, holds only the static shapes within that reach.
+/// How far the slack box reaches past a shape's (grown) bounds: slack_per_side of their
+/// larger side, and at least slack_per_cell of a static cell, so that a shape moving a
+/// fraction of its size per frame asks the grid again only every few frames, while its
+/// list, walked every frame, holds only the static shapes within that reach.
+constexpr double slack_per_side = 0.25;
+constexpr double slack_per_cell = 0.35;
+/// A shape that left its slack box gets this many slacks more on the sides it crossed:
+/// with two, a shape going on keeps its box about three times as long, for a list about a
+/// third longer.
+constexpr float slacks_ahead = 2.0f;
 float slack_of(const Aabb& box, float cell) {
   const double side = std::max(double{box.max.x} - box.min.x, double{box.max.y} - box.min.y);
-  const double s = std::max(0.25 * side, 0.35 * double{cell});
+  const double s = std::max(slack_per_side * side, slack_per_cell * double{cell});
   return s <= double{std::numeric_limits<float>::max()} ? static_cast<float>(s) : std::numeric_limits<float>::max();
 }
 
@@ -125,9 +131,7 @@ void StaticContacts::find_stale(const Scene& dynamic, ShapeKind kind, std::uint3
     if (near.epoch == epoch_ && contains(near.slack, box)) continue;
     const float slack = slack_of(box, cell);
     Aabb next = grown(box, slack);
-    // Two slacks ahead: a shape going on keeps its box about three times as long, for a
-    // list about a third longer.
-    if (near.epoch == epoch_) next = ahead(next, near.slack, box, 2 * slack);
+    if (near.epoch == epoch_) next = ahead(next, near.slack, box, slacks_ahead * slack);
     t.stale.push_back({i, next});
   }
 }

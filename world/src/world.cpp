@@ -476,62 +476,81 @@ struct World::State {
   /// each other; the exact time-of-impact test on every candidate.
   void find_impacts() {
     impacts.clear();
-    moving.clear();
-    for (std::uint32_t slot : owners[dynamic_scene][static_cast<std::size_t>(ShapeKind::circle)])
-      if (slots[slot].displacement.x != 0.0f || slots[slot].displacement.y != 0.0f) moving.push_back(slot);
+    list_moving_circles();
     if (moving.empty()) return;
-    const Scene& dyn = scenes[dynamic_scene];
-    auto circle_of = [&](std::uint32_t slot) { return dyn.circle(slots[slot].dense); };
-    auto is_moving = [&](std::uint32_t slot) {
-      const Slot& o = slots[slot];
-      return o.body == BodyType::dynamic_body && o.kind == ShapeKind::circle &&
-             (o.displacement.x != 0.0f || o.displacement.y != 0.0f);
-    };
-    auto keep = [&](std::uint32_t a, std::uint32_t b, TimeOfImpact toi) {
-      if (toi.kind != ToiKind::none) impacts.push_back({handle_of(a), handle_of(b), toi.kind, toi.t});
-    };
     swept.clear();
     run_frame([&] {
       refresh({static_scene, dynamic_scene});
-      for (std::uint32_t m : moving) {
-        const Circle c = circle_of(m);
-        const Vec2 v = slots[m].displacement;
-        const Aabb box = swept_bounds(c, v);
-        swept.add(Box{box.min, box.max});
-        for (std::size_t b = 0; b < 2; ++b) {
-          index[b].touching(Box{box.min, box.max}, found);
-          for (ShapeId id : found) {
-            const std::uint32_t other = owners[b][static_cast<std::size_t>(id.kind())][id.index()];
-            if (other == m || is_moving(other) || !accepts(m, other)) continue;
-            const Scene& scene = scenes[b];
-            switch (id.kind()) {
-              case ShapeKind::segment:
-                keep(m, other, time_of_impact(c, v, scene.segment(id.index())));
-                break;
-              case ShapeKind::circle:
-                keep(m, other, time_of_impact(c, v, scene.circle(id.index())));
-                break;
-              case ShapeKind::box:
-                keep(m, other, time_of_impact(c, v, scene.box(id.index())));
-                break;
-            }
-          }
-        }
-      }
+      impacts_with_still_shapes();
       // Moving against moving: their swept bounds against each other, each pair once.
       GridIndex(swept, find_options).pairs_with(swept, swept_pairs);
     });
+    impacts_among_moving();
+    std::sort(impacts.begin(), impacts.end(), [](const Impact& x, const Impact& y) {
+      return x.moving < y.moving || (x.moving == y.moving && x.other < y.other);
+    });
+    swept.clear();
+  }
+
+  /// The dynamic circles with a displacement this frame, by slot, into `moving`.
+  void list_moving_circles() {
+    moving.clear();
+    for (std::uint32_t slot : owners[dynamic_scene][static_cast<std::size_t>(ShapeKind::circle)])
+      if (slots[slot].displacement.x != 0.0f || slots[slot].displacement.y != 0.0f) moving.push_back(slot);
+  }
+
+  Circle circle_at(std::uint32_t slot) const { return scenes[dynamic_scene].circle(slots[slot].dense); }
+  bool is_moving(std::uint32_t slot) const {
+    const Slot& o = slots[slot];
+    return o.body == BodyType::dynamic_body && o.kind == ShapeKind::circle &&
+           (o.displacement.x != 0.0f || o.displacement.y != 0.0f);
+  }
+  void keep_impact(std::uint32_t a, std::uint32_t b, TimeOfImpact toi) {
+    if (toi.kind != ToiKind::none) impacts.push_back({handle_of(a), handle_of(b), toi.kind, toi.t});
+  }
+
+  /// Each moving circle against the shapes that do not move this frame, from both indexes
+  /// (its swept bounds' candidates), each accepted pair through the exact time-of-impact
+  /// test; the swept bounds into `swept`, in `moving` order, for impacts_among_moving.
+  void impacts_with_still_shapes() {
+    for (std::uint32_t m : moving) {
+      const Circle c = circle_at(m);
+      const Vec2 v = slots[m].displacement;
+      const Aabb box = swept_bounds(c, v);
+      swept.add(Box{box.min, box.max});
+      for (std::size_t b = 0; b < 2; ++b) {
+        index[b].touching(Box{box.min, box.max}, found);
+        for (ShapeId id : found) {
+          const std::uint32_t other = owners[b][static_cast<std::size_t>(id.kind())][id.index()];
+          if (other == m || is_moving(other) || !accepts(m, other)) continue;
+          const Scene& scene = scenes[b];
+          switch (id.kind()) {
+            case ShapeKind::segment:
+              keep_impact(m, other, time_of_impact(c, v, scene.segment(id.index())));
+              break;
+            case ShapeKind::circle:
+              keep_impact(m, other, time_of_impact(c, v, scene.circle(id.index())));
+              break;
+            case ShapeKind::box:
+              keep_impact(m, other, time_of_impact(c, v, scene.box(id.index())));
+              break;
+          }
+        }
+      }
+    }
+  }
+
+  /// The moving circles against each other: every pair whose swept bounds meet
+  /// (swept_pairs, found from both sides: kept once), accepted by the filters, through the
+  /// exact time-of-impact test of two moving circles, lower slot first.
+  void impacts_among_moving() {
     for (const CrossPair& p : swept_pairs) {
       if (!(p.query.index() < p.shape.index())) continue;
       std::uint32_t a = moving[p.query.index()], b = moving[p.shape.index()];
       if (!accepts(a, b)) continue;
       if (b < a) std::swap(a, b);
-      keep(a, b, time_of_impact(circle_of(a), slots[a].displacement, circle_of(b), slots[b].displacement));
+      keep_impact(a, b, time_of_impact(circle_at(a), slots[a].displacement, circle_at(b), slots[b].displacement));
     }
-    std::sort(impacts.begin(), impacts.end(), [](const Impact& x, const Impact& y) {
-      return x.moving < y.moving || (x.moving == y.moving && x.other < y.other);
-    });
-    swept.clear();
   }
 
   struct Events {
@@ -940,12 +959,16 @@ void World::State::cast_into(const Q& q, std::uint64_t mask, CastHits which, std
   }
 }
 
+/// Fewer casts than this in a batch run on the calling thread: waking the workers would
+/// cost more than the casts.
+constexpr std::size_t serial_casts = 64;
+
 template <class Q>
 void World::State::cast_many(std::span<const Q> casts, std::uint64_t mask, CastHits which, std::vector<CastHit>& hits,
                              std::vector<std::size_t>& starts) {
   hits.clear();
   starts.assign(1, 0);
-  run(casts.size() < 64 || small_frame(), [&] {
+  run(casts.size() < serial_casts || small_frame(), [&] {
     refresh({static_scene, dynamic_scene});
     // Fixed blocks of casts, each gathering its hits in order; joined in block order, so
     // the answer does not depend on the threads.
