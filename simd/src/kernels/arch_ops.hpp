@@ -74,13 +74,14 @@ template <class A>
 /// gives it; elsewhere Dekker's product (Veltkamp split), as core/src/expansion.hpp does.
 /// Both are exact (no overflow or underflow for hitgrid's degree <= 4 polynomials in
 /// float32 inputs, see expansion.hpp), so the result is the same value on every arch.
-/// Intrinsics, not xsimd::fms: 8.1 implements fms for AVX-512 as an unfused a * b - c.
+/// On AVX2 (fma3<avx2>) xsimd::fms is the fused instruction; on AVX-512 an intrinsic,
+/// because 8.1 implements fms there as an unfused a * b - c.
 template <class A>
 [[gnu::always_inline]] inline Doubles<A> product_error(const Doubles<A>& a, const Doubles<A>& b, const Doubles<A>& p) {
   if constexpr (is_avx512<A>) {
     return _mm512_fmsub_pd(a, b, p);  // a b - p, rounded once: exact here
   } else if constexpr (is_avx2<A>) {
-    return _mm256_fmsub_pd(a, b, p);
+    return xsimd::fms(a, b, p);
   } else {
     const Doubles<A> splitter(134217729.0);  // 2^27 + 1
     const Doubles<A> ca = splitter * a, cb = splitter * b;
@@ -99,7 +100,7 @@ template <class A>
   if constexpr (is_avx512<A>) {
     return _mm512_fmsub_ps(a, b, p);
   } else if constexpr (is_avx2<A>) {
-    return _mm256_fmsub_ps(a, b, p);
+    return xsimd::fms(a, b, p);
   } else {
     const Floats<A> splitter(4097.0f);
     const Floats<A> ca = splitter * a, cb = splitter * b;
