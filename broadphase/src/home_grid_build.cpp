@@ -90,9 +90,12 @@ class HomeGrid::Builder {
 
   void sort_row(std::size_t k, RowScratch& t);
   void row_boxes(const Row& row, RowScratch& t, std::uint32_t& lo, std::uint32_t& hi) const;
+  std::uint32_t segment_boxes_by_four(const Row& row, RowScratch& t, std::uint32_t& lo, std::uint32_t& hi) const;
+  void boxes_one_by_one(const Row& row, RowScratch& t, std::uint32_t from, std::uint32_t& lo, std::uint32_t& hi) const;
   ColumnOrder column_order(RowScratch& t, std::uint32_t lo, std::uint32_t hi) const;
   static void order_by_left_edge(RowScratch& t, std::uint32_t lo, std::uint32_t hi, std::uint32_t most);
   void store_row(const Row& row, RowScratch& t);
+  std::uint32_t store_boxes_by_four(const Row& row, const RowScratch& t);
 
   void size_columns(std::size_t small);
   void store(std::size_t p, const Aabb& box) {
@@ -281,17 +284,27 @@ void HomeGrid::Builder::sort_row(std::size_t k, RowScratch& t) {
 }
 
 /// The row's boxes (t.box), their home columns relative to col0 (t.col), and the least and
-/// greatest of those columns.
+/// greatest of those columns: segments four at a time in SSE2 lanes (x86-64's baseline),
+/// the rest one at a time. The scalar stage is the vector one's twin, and Isa::scalar runs
+/// it for every shape (tests/broadphase/test_home_grid.cpp compares the two grids).
 void HomeGrid::Builder::row_boxes(const Row& row, RowScratch& t, std::uint32_t& lo, std::uint32_t& hi) const {
+  const std::uint32_t vec = isa_ == Isa::scalar ? 0 : segment_boxes_by_four(row, t, lo, hi);
+  boxes_one_by_one(row, t, vec, lo, hi);
+}
+
+/// row_boxes' vector stage: returns how many items it bounded (lo and hi set from them when
+/// any). Segments come first in a row (its items are in global order); each box from one
+/// batch of endpoints, the columns of four left edges by one exact conversion
+/// (SegmentHomeRows::columns), the least and greatest left edges kept for lo and hi (floor
+/// is monotone). Stops at the first item that is not a segment or a group of four whose
+/// columns need the scalar path.
+std::uint32_t HomeGrid::Builder::segment_boxes_by_four(const Row& row, RowScratch& t, std::uint32_t& lo,
+                                                       std::uint32_t& hi) const {
+  std::uint32_t vec = 0;
+#if defined(__SSE2__)
   const GridCells& cells = g_.cells_;
   const std::int64_t col0 = g_.col0_;
   const std::uint32_t size = row.end - row.begin;
-  std::uint32_t vec = 0;  // items bounded four at a time
-#if defined(__SSE2__)
-  // Segments four at a time (a row's items are in global order, so segments come first):
-  // each box from one batch of endpoints, the columns of the four left edges by one
-  // exact conversion (SegmentHomeRows::columns), the row's least and greatest left edges
-  // kept for lo and hi (floor is monotone). The scalar loop below takes the rest.
   using F = xsimd::batch<float, xsimd::sse2>;
   using D = xsimd::batch<double, xsimd::sse2>;  // a float pair per lane, to move pairs
   // Lanes 0 and 1 of a, then lanes 0 and 1 of b.
@@ -299,37 +312,47 @@ void HomeGrid::Builder::row_boxes(const Row& row, RowScratch& t, std::uint32_t& 
     return xsimd::bitwise_cast<F>(xsimd::zip_lo(xsimd::bitwise_cast<D>(a), xsimd::bitwise_cast<D>(b)));
   };
   const SegmentHomeRows columns(cells, 0);
-  if (columns.usable()) {
-    F least(HUGE_VALF), greatest(-HUGE_VALF);
-    const Item* it = g_.items_.data() + row.begin;
-    const std::uint32_t segments_end = kinds_.circles_begin;
-    for (; vec + 4 <= size && it[vec + 3].shape < segments_end; vec += 4) {
-      F low[4], box[4];
-      for (int i = 0; i < 4; ++i) {
-        // (bx, by, ax, ay) against (ax, ay, bx, by), in the operand order of std::min and
-        // std::max (bounds()), so that even the sign of a zero is the same.
-        const F g = F::load_unaligned(it[vec + i].g);
-        const F swapped =
-            xsimd::swizzle(g, xsimd::batch_constant<xsimd::batch<std::uint32_t, xsimd::sse2>, 2, 3, 0, 1>());
-        low[i] = xsimd::min(swapped, g);
-        box[i] = low_pairs(low[i], xsimd::max(swapped, g));
-      }
-      const F left = low_pairs(xsimd::zip_lo(low[0], low[1]), xsimd::zip_lo(low[2], low[3]));
-      if (!columns.columns(left, col0, t.col.data() + vec)) break;
-      for (int i = 0; i < 4; ++i) box[i].store_unaligned(&t.box[vec + i].min.x);
-      least = xsimd::min(least, left);
-      greatest = xsimd::max(greatest, left);
+  if (!columns.usable()) return 0;
+  F least(HUGE_VALF), greatest(-HUGE_VALF);
+  const Item* it = g_.items_.data() + row.begin;
+  const std::uint32_t segments_end = kinds_.circles_begin;
+  for (; vec + 4 <= size && it[vec + 3].shape < segments_end; vec += 4) {
+    F low[4], box[4];
+    for (int i = 0; i < 4; ++i) {
+      // (bx, by, ax, ay) against (ax, ay, bx, by), in the operand order of std::min and
+      // std::max (bounds()), so that even the sign of a zero is the same.
+      const F g = F::load_unaligned(it[vec + i].g);
+      const F swapped =
+          xsimd::swizzle(g, xsimd::batch_constant<xsimd::batch<std::uint32_t, xsimd::sse2>, 2, 3, 0, 1>());
+      low[i] = xsimd::min(swapped, g);
+      box[i] = low_pairs(low[i], xsimd::max(swapped, g));
     }
-    if (vec != 0) {
-      float l[4], g[4];
-      least.store_unaligned(l);
-      greatest.store_unaligned(g);
-      lo = static_cast<std::uint32_t>(cells.index(std::min({l[0], l[1], l[2], l[3]})) - col0);
-      hi = static_cast<std::uint32_t>(cells.index(std::max({g[0], g[1], g[2], g[3]})) - col0);
-    }
+    const F left = low_pairs(xsimd::zip_lo(low[0], low[1]), xsimd::zip_lo(low[2], low[3]));
+    if (!columns.columns(left, col0, t.col.data() + vec)) break;
+    for (int i = 0; i < 4; ++i) box[i].store_unaligned(&t.box[vec + i].min.x);
+    least = xsimd::min(least, left);
+    greatest = xsimd::max(greatest, left);
   }
+  if (vec != 0) {
+    float l[4], g[4];
+    least.store_unaligned(l);
+    greatest.store_unaligned(g);
+    lo = static_cast<std::uint32_t>(cells.index(std::min({l[0], l[1], l[2], l[3]})) - col0);
+    hi = static_cast<std::uint32_t>(cells.index(std::max({g[0], g[1], g[2], g[3]})) - col0);
+  }
+#else
+  (void)row, (void)t, (void)lo, (void)hi;
 #endif
-  for (std::uint32_t j = vec; j < size; ++j) {
+  return vec;
+}
+
+/// row_boxes' scalar stage, for the row's items from `from` on.
+void HomeGrid::Builder::boxes_one_by_one(const Row& row, RowScratch& t, std::uint32_t from, std::uint32_t& lo,
+                                         std::uint32_t& hi) const {
+  const GridCells& cells = g_.cells_;
+  const std::int64_t col0 = g_.col0_;
+  const std::uint32_t size = row.end - row.begin;
+  for (std::uint32_t j = from; j < size; ++j) {
     const Item& it = g_.items_[row.begin + j];
     t.box[j] = bounds_of(kinds_.kind(it.shape), it.g);
     t.col[j] = static_cast<std::uint32_t>(cells.index(t.box[j].min.x) - col0);
@@ -402,18 +425,27 @@ void HomeGrid::Builder::order_by_left_edge(RowScratch& t, std::uint32_t lo, std:
   }
 }
 
-/// The row's boxes into the grid's columns in sorted order, four at a time (four boxes
-/// transposed into four columns), and its items likewise, in place: the row's items go
-/// through the thread's scratch and back into the lines they came from, which are still
-/// in the cache (row_boxes read them).
+/// The row's items and boxes in sorted order: the items in place (through the thread's
+/// scratch and back into the lines they came from, which are still in the cache: row_boxes
+/// read them), the boxes into the grid's columns, four at a time in SSE2 lanes, then one at
+/// a time (Isa::scalar: all one at a time, the vector stage's twin).
 void HomeGrid::Builder::store_row(const Row& row, RowScratch& t) {
   const auto size = static_cast<std::uint32_t>(t.order.size());
   const std::uint32_t* order = t.order.data();
   Item* items = g_.items_.data() + row.begin;
   t.items.assign(items, items + size);
   for (std::uint32_t rank = 0; rank < size; ++rank) items[rank] = t.items[order[rank]];
+  std::uint32_t rank = isa_ == Isa::scalar ? 0 : store_boxes_by_four(row, t);
+  for (; rank < size; ++rank) store(row.begin + rank, t.box[order[rank]]);
+}
+
+/// store_row's vector stage: the boxes of ranks [0, 4 k) into the columns (four boxes
+/// transposed into four columns at a time); returns 4 k, the ranks it stored.
+std::uint32_t HomeGrid::Builder::store_boxes_by_four(const Row& row, const RowScratch& t) {
   std::uint32_t rank = 0;
 #if defined(__SSE2__)
+  const auto size = static_cast<std::uint32_t>(t.order.size());
+  const std::uint32_t* order = t.order.data();
   static_assert(sizeof(Aabb) == 4 * sizeof(float), "Aabb is min.x, min.y, max.x, max.y");
   using F = xsimd::batch<float, xsimd::sse2>;
   using D = xsimd::batch<double, xsimd::sse2>;  // a float pair per lane, to move pairs
@@ -433,8 +465,10 @@ void HomeGrid::Builder::store_row(const Row& row, RowScratch& t) {
     xsimd::bitwise_cast<F>(xsimd::zip_lo(maxs01, maxs23)).store_unaligned(maxx + rank);
     xsimd::bitwise_cast<F>(xsimd::zip_hi(maxs01, maxs23)).store_unaligned(maxy + rank);
   }
+#else
+  (void)row, (void)t;
 #endif
-  for (; rank < size; ++rank) store(row.begin + rank, t.box[order[rank]]);
+  return rank;
 }
 
 /// Sparse worlds, whose rows range far beyond the number of shapes: a radix sort on the
