@@ -195,6 +195,17 @@ TangentLine peg_line(PegLine k, const Circle& cl, int sl, const Circle& cr, int 
   return {cr, -sr, cl, sl, false, smr, -smr};
 }
 
+// The order of a wrapped peg's events at one time (Rope::move_wrapped), lowest first: what
+// happens at a boundary (a catch, a winding up to a multiple of pi) comes first, then the
+// peg's own winding, then what happens only strictly past a boundary (a strand's winding
+// down or release). So when the peg is released at that time, the rope stops there: it has
+// hooked what it reached, and let go of nothing it merely reached back to (as a move of the
+// end that stops there would).
+constexpr int rank_at_boundary = 0;
+constexpr int rank_peg_winding = 1;
+constexpr int rank_past_boundary = 2;
+constexpr int rank_none = -1;  // no event taken yet: the path's start
+
 // Whether the path from p to q crosses the peg line `l` of kind k, in its part above, at a
 // time after `last` (a line crossed earlier; at the same time unless that was the peg's own
 // event), into the half turn other than `parity`: the peg's winding then crosses the
@@ -208,7 +219,7 @@ bool peg_winds_on(Vec2 p, Vec2 q, const TangentLine& l, PegLine k, int side, int
   if (s0 == s1) return false;  // not crossed, or along the line: the peg stays in its half
   if (last) {
     const int c = compare_tangent_crossings(p, q, l, *last);
-    if (c < 0 || (c == 0 && last_rank == 1)) return false;
+    if (c < 0 || (c == 0 && last_rank == rank_peg_winding)) return false;
   }
   const bool straight = k == PegLine::straight;
   const int beyond_b = crossing_beyond_tangent_point(p, q, l);
@@ -221,6 +232,54 @@ bool peg_winds_on(Vec2 p, Vec2 q, const TangentLine& l, PegLine k, int side, int
   const int half_past = s1 == 0 ? (straight ? 0 : 1) : (side * s1 > 0 ? upper_on_left : 1 - upper_on_left);
   return half_past != parity;
 }
+
+// The first of the events offered at one step of a wrapped peg's move (Rope::move_wrapped):
+// each is the peg crossing a line through or tangent to inputs, and they are ordered by
+// which line the peg, moving from `from` to `to`, crosses first (compare_tangent_crossings),
+// then by rank. `by`: who offered it.
+struct FirstEvent {
+  static constexpr int none = -1;
+  static constexpr int the_peg = 2;  // 0, 1: a strand (left, right)
+
+  Vec2 from, to;
+  int by = none;
+  int rank = 0;
+  TangentLine line{};
+
+  // Whether the event offered is now the first.
+  bool consider(int who, int r, const TangentLine& l) {
+    if (by >= 0) {
+      const int c = compare_tangent_crossings(from, to, l, line);
+      if (c > 0 || (c == 0 && r >= rank)) return false;
+    }
+    by = who;
+    rank = r;
+    line = l;
+    return true;
+  }
+};
+
+// The peg a wrapped move carries (Rope::move_wrapped).
+struct CarriedPeg {
+  Vec2 from, to;
+  RopeNode node;  // its node, whose half turns follow its winding
+  float r;        // its radius (0: a point)
+  float smr;      // its side times its radius (peg_line)
+};
+
+// The last event a wrapped peg's move took, as the line crossed and its rank (rank_none:
+// none, the path's start): around a circle neighbour the peg's own winding looks only past
+// it.
+struct TakenEvent {
+  TangentLine line;
+  int rank = rank_none;
+};
+
+// Tunes when peg moves rebuild the grid (Rope::Index::note_moved): the moved pegs are
+// scanned one by one by every sweep, so past rebuild_moved_base + pegs / rebuild_pegs_per_moved
+// of them a rebuild is cheaper.
+constexpr std::size_t rebuild_moved_base = 64;      // moved pegs kept beside the grid on any rope
+constexpr std::size_t rebuild_pegs_per_moved = 64;  // and one more per this many pegs
 
 }  // namespace
 
@@ -239,6 +298,16 @@ struct Rope::Index {
     grid = std::make_shared<const GridIndex>(scene);
     moved.assign(pegs.size(), 0);
     moved_list.clear();
+  }
+
+  // Peg `peg` has moved (pegs: where they all are now): it is kept beside the grid, which is
+  // rebuilt when they get many.
+  void note_moved(std::uint32_t peg, std::span<const Vec2> pegs, std::span<const float> radii) {
+    if (!moved[peg]) {
+      moved[peg] = 1;
+      moved_list.push_back(peg);
+    }
+    if (moved_list.size() > rebuild_moved_base + pegs.size() / rebuild_pegs_per_moved) build(pegs, radii);
   }
 };
 
@@ -343,6 +412,10 @@ namespace {
 // point on one node's circle to the next's (the points themselves around point pegs).
 using Stretch = TangentGeometry;
 
+// Tunes the drawn arcs (Rope::outline): the smallest step, in radians, taken whatever
+// max_turn asks, which bounds the points drawn per arc (2 pi / this a turn).
+constexpr double min_outline_step = 1e-3;
+
 Stretch stretch_of(const Circle& a, int sa, const Circle& b, int sb) {
   if (a.r == 0.0f && b.r == 0.0f) {
     // The points and their distance only (the direction is asked of circle stretches).
@@ -409,7 +482,7 @@ std::vector<Vec2> Rope::outline(double max_turn) const {
       const double w = winding_of(previous, s, nodes_[i].side, nodes_[i].half_turns);
       const double cx = nodes_[i].position.x, cy = nodes_[i].position.y;
       const double a0 = std::atan2(previous.by - cy, previous.bx - cx);
-      const int steps = std::max(1, static_cast<int>(std::ceil(w / std::max(max_turn, 1e-3))));
+      const int steps = std::max(1, static_cast<int>(std::ceil(w / std::max(max_turn, min_outline_step))));
       for (int k = 1; k < steps; ++k) {
         const double a = a0 + nodes_[i].side * w * k / steps;
         add(cx + r * std::cos(a), cy + r * std::sin(a));
@@ -423,12 +496,25 @@ std::vector<Vec2> Rope::outline(double max_turn) const {
   return out;
 }
 
-// (inline: move_peg asks it of every node of the rope on every move.)
-inline Circle Rope::node_circle(std::size_t i) const {
-  if (i >= nodes_.size()) return {end_, 0.0f};
-  return {nodes_[i].position, radius_of(radii_, nodes_[i])};
-}
-inline int Rope::node_side(std::size_t i) const { return i < nodes_.size() ? nodes_[i].side : 0; }
+namespace {
+// The rope's nodes as the lines at them see them: node i's circle and side, the end (a
+// point, no side) after the last node.
+struct RopeView {
+  std::span<const RopeNode> nodes;
+  std::span<const float> radii;
+  Vec2 end;
+
+  // (inline: move_peg asks it of every node of the rope on every move.)
+  Circle circle(std::size_t i) const {
+    if (i >= nodes.size()) return {end, 0.0f};
+    return {nodes[i].position, radius_of(radii, nodes[i])};
+  }
+  int side(std::size_t i) const { return i < nodes.size() ? nodes[i].side : 0; }
+};
+}  // namespace
+
+inline Circle Rope::node_circle(std::size_t i) const { return RopeView{nodes_, radii_, end_}.circle(i); }
+inline int Rope::node_side(std::size_t i) const { return RopeView{nodes_, radii_, end_}.side(i); }
 
 // The closed path from `from` to `to` meets the stretch of the line between its tangent
 // points (the line tangent to a circle): where it crosses the line lies between them, or,
@@ -539,7 +625,7 @@ void Rope::reverse() {
 // A strand: the rope seen from a moving tip. nodes[0] is the strand's fixed end (no peg),
 // nodes.back() its pivot, and the segment pivot -> tip sweeps as the tip moves along the
 // path p -> to. The end's moves use one strand (the whole rope); a peg's move uses two,
-// one on each side of the peg, whose events Rope::move_wrapped interleaves.
+// one on each side of the peg, whose events Rope::move_wrapped interleaves (interleave).
 //
 // next() is the strand's first event not yet applied, as the line the tip crosses when it
 // happens (a line through or tangent to inputs): a wind (the pivot's winding crosses a
@@ -587,6 +673,11 @@ class Rope::Strand {
   }
 
   Direction heading() const { return heading_; }
+
+  // The two strands of a wrapped peg's move (Rope::move_wrapped), left and right, and the
+  // peg: their events taken in the order the peg meets them, from after `last`, until none
+  // is left or the peg is released (returns true).
+  static bool interleave(Strand (&strands)[2], CarriedPeg& peg, TakenEvent last);
 
   const Event& next() {
     if (!cached_) {
@@ -646,6 +737,17 @@ class Rope::Strand {
   }
 
  private:
+  // Offers the next event to a wrapped peg's move, as strand `by`.
+  void offer_next(int by, FirstEvent& first) {
+    const Event& e = next();
+    if (e.kind != Kind::none) first.consider(by, rank_of(e.kind), e.line);
+  }
+
+  // An event's place among those at one time (rank_at_boundary ...).
+  static int rank_of(Kind k) {
+    return k == Kind::wind_down || k == Kind::release ? rank_past_boundary : rank_at_boundary;
+  }
+
   Pivot pivot() const { return pivot_of(rope_.radii_, nodes_.back()); }
   Circle peg_circle(std::uint32_t i) const { return {rope_.pegs_[i], rope_.radii_[i]}; }
 
@@ -883,112 +985,280 @@ void Rope::sweep(Vec2 to) {
   end_dir_ = {to, 1};
 }
 
+namespace {
+
+// A peg's move as the stages of Rope::move_peg see it.
+struct PegPath {
+  std::uint32_t peg;
+  Vec2 from, to;
+  float r;  // a circle peg's disc sweeps the path's points within r
+  Segment segment;
+  Box reach;        // the path's bounds grown by r
+  std::string who;  // "peg i", for the errors
+
+  std::string text() const { return who + ": its path from " + point_text(from) + " to " + point_text(to); }
+};
+
+PegPath peg_path(std::uint32_t peg, Vec2 from, Vec2 to, float r, const std::string& who) {
+  return {peg, from, to, r, Segment{from, to}, grown_box(bounds_of(from, to, to), r), who};
+}
+
+// The peg must be one of the rope's, its target a finite point.
+void refuse_bad_peg_move(std::uint32_t peg, std::size_t peg_count, Vec2 to, const std::string& who) {
+  if (peg >= peg_count) throw Error(who + ": no such peg (" + std::to_string(peg_count) + " pegs)");
+  require_finite(to, who);
+}
+
+// The node at which the rope wraps the peg, 0 (the start's) when it does not; refused when
+// it wraps it more than once.
+std::size_t wrapped_node(std::span<const RopeNode> nodes, const PegPath& path) {
+  std::size_t node = 0, wraps = 0;
+  for (std::size_t i = 1; i < nodes.size(); ++i)
+    if (nodes[i].peg == path.peg) {
+      node = i;
+      ++wraps;
+    }
+  if (wraps > 1)
+    throw Error(path.who + " is wrapped " + std::to_string(wraps) +
+                " times by the rope: moving a peg the rope wraps more than once is not supported (docs/rope.md)");
+  return node;
+}
+
+// Nothing but the rope's segments may lie on the path (of a circle peg: within its radius
+// of the path): not the rope's start or end (here), not another peg (not even one at the
+// peg's own place; refuse_path_over_pegs). (within_distance with r = 0 is intersects.)
+void refuse_path_over_rope_ends(const PegPath& path, Vec2 start, Vec2 end) {
+  if (within_distance(path.segment, Circle{start, 0.0f}, path.r))
+    throw Error(path.text() + " passes over the rope's start");
+  if (within_distance(path.segment, Circle{end, 0.0f}, path.r))
+    throw Error(path.text() + " passes over the rope's end");
+}
+
+// `near`: the pegs whose bounds touch the path's reach (Rope::candidates).
+void refuse_path_over_pegs(const PegPath& path, std::span<const std::uint32_t> near, std::span<const Vec2> pegs,
+                           std::span<const float> radii) {
+  for (std::uint32_t i : near) {
+    if (i == path.peg) continue;
+    if (within_distance(path.segment, Circle{pegs[i], radii[i]}, path.r))
+      throw Error(path.text() + " passes over peg " + std::to_string(i) + " at " + point_text(pegs[i]));
+  }
+}
+
+// The rope's segments the path meets, but for the two at the peg when it is wrapped (at
+// `node`, 0: free). (A float comparison of bounds first: on a long rope most segments are
+// far away.) Segment s runs from node s - 1 to node s (the end after the last).
+std::vector<std::size_t> segments_met(const PegPath& path, const RopeView& rope, std::size_t node) {
+  const Box& reach = path.reach;
+  std::vector<std::size_t> met;
+  for (std::size_t s = 1; s <= rope.nodes.size(); ++s) {
+    const Circle a = rope.circle(s - 1), b = rope.circle(s);
+    if (std::max(a.c.x + a.r, b.c.x + b.r) < reach.min.x || std::min(a.c.x - a.r, b.c.x - b.r) > reach.max.x ||
+        std::max(a.c.y + a.r, b.c.y + b.r) < reach.min.y || std::min(a.c.y - a.r, b.c.y - b.r) > reach.max.y)
+      continue;
+    if (node != 0 && (s == node || s == node + 1)) continue;
+    const TangentLine stretch{a, rope.side(s - 1), b, rope.side(s)};
+    const bool meets = path.r > 0.0f                ? DiscPath{path.from, path.to, path.r, stretch}.touches()
+                       : a.r == 0.0f && b.r == 0.0f ? intersects(path.segment, Segment{a.c, b.c})
+                                                    : path_meets_stretch(path.from, path.to, stretch);
+    if (meets) met.push_back(s);
+  }
+  return met;
+}
+
+// A wrapped peg may push only the two segments at it (at `node`, 0: free); a free peg may
+// catch the rope at one place per move.
+void refuse_segments_met(const PegPath& path, std::span<const std::size_t> met, std::size_t node) {
+  const auto segment_text = [](std::size_t s) { return "the rope's segment " + std::to_string(s - 1); };
+  if (node != 0 && !met.empty())
+    throw Error(path.text() + " meets " + segment_text(met[0]) +
+                ": a wrapped peg may push only the two segments at it (docs/rope.md)");
+  if (met.size() > 1)
+    throw Error(path.text() + " meets " + segment_text(met[0]) + " and " + segment_text(met[1]) +
+                ": a peg may catch the rope at one place per move (docs/rope.md)");
+}
+
+// How a free peg whose path meets the rope's segment s = (u, v) catches it. The path
+// crosses the segment inside it (its ends are the start, the end or pegs, none on the
+// path): the peg catches the rope there and bends it around itself, turning to the side the
+// peg came from. A peg lying on the rope (left there by a move of the end along its line)
+// catches it on leaving the line, to the side it leaves to; sliding along the line it does
+// not.
+//
+// A circle peg catches the stretch when its disc comes into the band of points within its
+// radius of it through the band's edge on its side; it does not when it only slides along
+// that edge or leaves it (it merely touched the rope).
+struct RopeCatch {
+  int side = 0;  // the side the rope turns to at the peg; 0: not caught
+  // The headings of the two strands: along the segment, from u towards v (the left
+  // strand's) and from v towards u (the right's, reversed: sides flipped).
+  Direction crossed[2];
+};
+
+RopeCatch rope_catch(const PegPath& path, const RopeView& rope, std::size_t s) {
+  const TangentLine uv{rope.circle(s - 1), rope.side(s - 1), rope.circle(s), rope.side(s)};
+  int side = 0;
+  if (path.r > 0.0f) {
+    const DiscPath disc{path.from, path.to, path.r, uv};
+    side = disc.enters(1) ? 1 : disc.enters(-1) ? -1 : 0;
+  } else {
+    const int from_side = side_of(uv, path.from);
+    side = from_side != 0 ? from_side : -side_of(uv, path.to);
+  }
+  return {side, {{uv.b.c, 1, uv.b.r, uv.sb}, {uv.a.c, 1, uv.a.r, -uv.sa}}};
+}
+
+// The rope with `node` inserted at `at`, then `carry`; if that throws, the rope is as it
+// was.
+template <class Carry>
+void with_node_inserted(std::vector<RopeNode>& nodes, std::size_t at, const RopeNode& node, Carry&& carry) {
+  const std::vector<RopeNode> before = nodes;
+  nodes.insert(nodes.begin() + static_cast<std::ptrdiff_t>(at), node);
+  try {
+    carry();
+  } catch (...) {
+    nodes = before;
+    throw;
+  }
+}
+
+}  // namespace
+
 // A peg moves along the straight segment to `to` (docs/rope.md, "Moving pegs"). What may
 // not happen is refused first, with the rope unchanged; then the move is taken as one of:
 // a peg clear of the rope just moves; a free peg whose path crosses one rope segment
 // catches the rope there and pushes it on; a wrapped peg moves with the rope around it.
 void Rope::move_peg(std::uint32_t peg, Vec2 to) {
   const std::string who = "peg " + std::to_string(peg);
-  if (peg >= pegs_.size()) throw Error(who + ": no such peg (" + std::to_string(pegs_.size()) + " pegs)");
-  require_finite(to, who);
-  const Vec2 from = pegs_[peg];
-  const float r = radii_[peg];  // a circle peg's disc sweeps the path's points within r
-  if (from == to) return;
-  const Segment path{from, to};
-  const std::string path_text = who + ": its path from " + point_text(from) + " to " + point_text(to);
-
-  std::size_t node = 0, wraps = 0;
-  for (std::size_t i = 1; i < nodes_.size(); ++i)
-    if (nodes_[i].peg == peg) {
-      node = i;
-      ++wraps;
-    }
-  if (wraps > 1)
-    throw Error(who + " is wrapped " + std::to_string(wraps) +
-                " times by the rope: moving a peg the rope wraps more than once is not supported (docs/rope.md)");
-
-  // Nothing but the rope's segments may lie on the path (of a circle peg: within its radius
-  // of the path): not the rope's start or end, not another peg (not even one at the peg's
-  // own place). (within_distance with r = 0 is intersects.)
-  if (within_distance(path, Circle{start(), 0.0f}, r)) throw Error(path_text + " passes over the rope's start");
-  if (within_distance(path, Circle{end_, 0.0f}, r)) throw Error(path_text + " passes over the rope's end");
+  refuse_bad_peg_move(peg, pegs_.size(), to, who);
+  if (pegs_[peg] == to) return;
+  const PegPath path = peg_path(peg, pegs_[peg], to, radii_[peg], who);
+  const std::size_t node = wrapped_node(nodes_, path);
+  refuse_path_over_rope_ends(path, start(), end_);
   std::vector<std::uint32_t> near;
-  const Box reach = grown_box(bounds_of(from, to, to), r);
-  candidates(reach, near);
-  for (std::uint32_t i : near) {
-    if (i == peg) continue;
-    if (within_distance(path, Circle{pegs_[i], radii_[i]}, r))
-      throw Error(path_text + " passes over peg " + std::to_string(i) + " at " + point_text(pegs_[i]));
-  }
+  candidates(path.reach, near);
+  refuse_path_over_pegs(path, near, pegs_, radii_);
+  const RopeView rope{nodes_, radii_, end_};
+  const std::vector<std::size_t> met = segments_met(path, rope, node);
+  refuse_segments_met(path, met, node);
 
-  // The rope's segments the path meets, but for the two at the peg when it is wrapped.
-  // (A float comparison of bounds first: on a long rope most segments are far away.)
-  std::vector<std::size_t> met;  // segment s runs from node s - 1 to node s (the end after the last)
-  for (std::size_t s = 1; s <= nodes_.size(); ++s) {
-    const Circle a = node_circle(s - 1), b = node_circle(s);
-    if (std::max(a.c.x + a.r, b.c.x + b.r) < reach.min.x || std::min(a.c.x - a.r, b.c.x - b.r) > reach.max.x ||
-        std::max(a.c.y + a.r, b.c.y + b.r) < reach.min.y || std::min(a.c.y - a.r, b.c.y - b.r) > reach.max.y)
-      continue;
-    if (wraps == 1 && (s == node || s == node + 1)) continue;
-    const TangentLine stretch{a, node_side(s - 1), b, node_side(s)};
-    const bool meets = r > 0.0f                     ? DiscPath{from, to, r, stretch}.touches()
-                       : a.r == 0.0f && b.r == 0.0f ? intersects(path, Segment{a.c, b.c})
-                                                    : path_meets_stretch(from, to, stretch);
-    if (meets) met.push_back(s);
-  }
-  const auto segment_text = [](std::size_t s) { return "the rope's segment " + std::to_string(s - 1); };
-  if (wraps == 1 && !met.empty())
-    throw Error(path_text + " meets " + segment_text(met[0]) +
-                ": a wrapped peg may push only the two segments at it (docs/rope.md)");
-  if (met.size() > 1)
-    throw Error(path_text + " meets " + segment_text(met[0]) + " and " + segment_text(met[1]) +
-                ": a peg may catch the rope at one place per move (docs/rope.md)");
-
-  if (wraps == 1) {
+  if (node != 0) {
     move_wrapped(node, to, nullptr);
   } else if (met.size() == 1) {
-    // The path crosses the segment (u, v) inside it (its ends are the start, the end or
-    // pegs, none on the path): the peg catches the rope there and bends it around itself,
-    // turning to the side the peg came from. A peg lying on the rope (left there by a
-    // move of the end along its line) catches it on leaving the line, to the side it
-    // leaves to; sliding along the line it does not.
-    //
-    // A circle peg catches the stretch when its disc comes into the band of points within
-    // its radius of it through the band's edge on its side; it does not when it only slides
-    // along that edge or leaves it (it merely touched the rope).
-    const std::size_t s = met[0];
-    const TangentLine uv{node_circle(s - 1), node_side(s - 1), node_circle(s), node_side(s)};
-    int side = 0;
-    if (r > 0.0f) {
-      const DiscPath disc{from, to, r, uv};
-      side = disc.enters(1) ? 1 : disc.enters(-1) ? -1 : 0;
-    } else {
-      const int from_side = side_of(uv, from);
-      side = from_side != 0 ? from_side : -side_of(uv, to);
-    }
-    if (side != 0) {
-      const std::vector<RopeNode> before = nodes_;
-      nodes_.insert(nodes_.begin() + static_cast<std::ptrdiff_t>(s), {from, peg, side, 0});
-      // The headings of the two strands: along the segment, from u towards v (the left
-      // strand's) and from v towards u (the right's, reversed: sides flipped).
-      const Direction crossed[2] = {{uv.b.c, 1, uv.b.r, uv.sb}, {uv.a.c, 1, uv.a.r, -uv.sa}};
-      try {
-        move_wrapped(s, to, crossed);
-      } catch (...) {
-        nodes_ = before;
-        throw;
-      }
-    }
+    const RopeCatch c = rope_catch(path, rope, met[0]);
+    if (c.side != 0)
+      with_node_inserted(nodes_, met[0], {path.from, peg, c.side, 0}, [&] { move_wrapped(met[0], to, c.crossed); });
   }
-
   pegs_[peg] = to;
-  Index& ix = *index_;
-  if (!ix.moved[peg]) {
-    ix.moved[peg] = 1;
-    ix.moved_list.push_back(peg);
+  index_->note_moved(peg, pegs_, radii_);
+}
+
+namespace {
+
+// The peg's own winding between point neighbours kl, kr (a point peg): both lines are the
+// line (cl, cr), and the peg's winding crosses a multiple of pi when it crosses that line,
+// iff the half at the path's end differs from the parity (the same test as a pivot's).
+// Between cl and cr the rope runs straight on at the peg (a multiple of 2 pi); beyond
+// them, it doubles back. Returns whether it runs straight on there (if the event is first).
+bool offer_winding_between_points(FirstEvent& first, const CarriedPeg& peg, const Circle& kl, const Circle& kr,
+                                  int parity) {
+  const Pivot at_end{{peg.to, 0.0f}, peg.node.side};
+  if (half_of(at_end, Direction{kl.c, -1}, Direction{kr.c, 1}) != parity &&
+      first.consider(FirstEvent::the_peg, rank_peg_winding, TangentLine{kl, 1, kr, 1}))
+    return orient2d(peg.from, peg.to, kl.c) * orient2d(peg.from, peg.to, kr.c) < 0;
+  return false;
+}
+
+// The peg's own winding with one circle on both sides (a strand has just caught the
+// other's pivot): on opposite sides of the rope (equal sides here, right being reversed)
+// the stretch out runs back along the stretch in, so the winding is an odd multiple of pi
+// for as long as they stay; it reaches it at the catch. On one side it is never a multiple.
+// (Doubled back: never straight on.) Around a moving circle the stretches are two common
+// tangents of it and the other circle, parallel only when the other circle, less the peg's
+// radius, is a point on both (the same radius, the rope turning the peg's way at it):
+// (sl + sr) rl = 2 sm rm, sr = -nr.side.
+void offer_winding_around_one_circle(FirstEvent& first, const CarriedPeg& peg, const RopeNode& nl, const RopeNode& nr,
+                                     const Circle& kl, int parity, const TakenEvent& last) {
+  const bool doubled_back =
+      peg.r == 0.0f ? nl.side == nr.side : nl.side == peg.node.side && nr.side == -peg.node.side && kl.r == peg.r;
+  if (doubled_back && parity == 0 && last.rank >= 0) first.consider(FirstEvent::the_peg, rank_peg_winding, last.line);
+}
+
+// The peg's own winding next to circle neighbours (or as a circle): on the three peg lines
+// (peg_line), each looked at past the last event taken (peg_winds_on). Returns whether the
+// line offered last and taken as first is the straight-on one.
+bool offer_winding_on_peg_lines(FirstEvent& first, const CarriedPeg& peg, const RopeNode& nl, const Circle& kl,
+                                const RopeNode& nr, const Circle& kr, int parity, const TakenEvent& last) {
+  const TangentLine* after = last.rank >= 0 ? &last.line : nullptr;
+  bool straight = false;
+  for (const PegLine k : {PegLine::straight, PegLine::beyond_cr, PegLine::beyond_cl}) {
+    // (right is reversed: its sides flipped)
+    const TangentLine l = peg_line(k, kl, nl.side, kr, -nr.side, peg.smr);
+    if (peg_winds_on(peg.from, peg.to, l, k, peg.node.side, parity, after, last.rank) &&
+        first.consider(FirstEvent::the_peg, rank_peg_winding, l))
+      straight = k == PegLine::straight;
   }
-  // Scanning the moved pegs costs every sweep; past this many, a rebuild is cheaper.
-  if (ix.moved_list.size() > 64 + pegs_.size() / 64) ix.build(pegs_, radii_);
+  return straight;
+}
+
+// The peg's own winding event, offered to `first`: where its winding crosses a multiple of
+// pi, between its neighbours nl (the left strand's pivot) and nr (the right's, reversed).
+// Returns whether, if that event is first, the peg crossed the line on which the rope runs
+// straight on at it (rather than doubling back).
+bool offer_peg_winding(FirstEvent& first, const CarriedPeg& peg, const RopeNode& nl, const RopeNode& nr,
+                       std::span<const float> radii, const TakenEvent& last) {
+  const Circle kl{nl.position, radius_of(radii, nl)}, kr{nr.position, radius_of(radii, nr)};
+  const int parity = static_cast<int>(peg.node.half_turns % 2);
+  if (kl.r == 0.0f && kr.r == 0.0f && peg.r == 0.0f) return offer_winding_between_points(first, peg, kl, kr, parity);
+  if (nl.peg == nr.peg && nl.peg != RopeNode::no_peg) {
+    offer_winding_around_one_circle(first, peg, nl, nr, kl, parity, last);
+    return false;
+  }
+  return offer_winding_on_peg_lines(first, peg, nl, kl, nr, kr, parity, last);
+}
+
+// The peg's winding has crossed a multiple of pi, on the straight-on line or not: which
+// boundary of the half-turn interval it crossed tells the way its winding goes. Returns
+// true when that takes it below zero: the peg is released.
+bool wind_carried_peg(RopeNode& m, bool straight) {
+  const bool down = (m.half_turns % 2 == 0) == straight;
+  if (!down) {
+    ++m.half_turns;
+  } else if (m.half_turns > 0) {
+    --m.half_turns;
+  } else {
+    return true;
+  }
+  return false;
+}
+
+// The rope again after a wrapped peg's move: the left strand, the peg at `to` unless it was
+// released (then the rope runs straight past it and it moves on free), then the right
+// strand but its first node (the end) turned back, sides flipped back.
+std::vector<RopeNode> rejoined(std::vector<RopeNode> left, const CarriedPeg& peg, bool released,
+                               std::span<const RopeNode> right) {
+  if (!released) left.push_back({peg.to, peg.node.peg, peg.node.side, peg.node.half_turns});
+  for (std::size_t j = right.size(); j-- > 1;)
+    left.push_back({right[j].position, right[j].peg, -right[j].side, right[j].half_turns});
+  return left;
+}
+
+}  // namespace
+
+// Each step offers the strands' next events and the peg's own winding event, and takes the
+// first: a strand's it applies to that strand, the peg's winds the peg.
+bool Rope::Strand::interleave(Strand (&strands)[2], CarriedPeg& peg, TakenEvent last) {
+  for (;;) {
+    FirstEvent first{peg.from, peg.to};
+    for (int k = 0; k < 2; ++k) strands[k].offer_next(k, first);
+    const bool straight = offer_peg_winding(first, peg, strands[0].nodes_.back(), strands[1].nodes_.back(),
+                                            strands[0].rope_.radii_, last);
+    if (first.by == FirstEvent::none) return false;
+    last = {first.line, first.rank};
+    if (first.by != FirstEvent::the_peg)
+      strands[first.by].apply(strands[first.by].next());
+    else if (wind_carried_peg(peg.node, straight))
+      return true;
+  }
 }
 
 // Node i (a peg wrapped once) moves to `to` along a path that passes over nothing. The
@@ -1001,8 +1271,8 @@ void Rope::move_peg(std::uint32_t peg, Vec2 to) {
 // rope's stretch (u, v) and starts on it (its winding exactly 0), rather than at its own
 // place.
 void Rope::move_wrapped(std::size_t i, Vec2 to, const Direction* crossed) {
-  RopeNode m = nodes_[i];
-  const Vec2 from = pegs_[m.peg];
+  const RopeNode& n = nodes_[i];
+  CarriedPeg peg{pegs_[n.peg], to, n, radii_[n.peg], static_cast<float>(n.side) * radii_[n.peg]};
   std::vector<RopeNode> left(nodes_.begin(), nodes_.begin() + static_cast<std::ptrdiff_t>(i));
   std::vector<RopeNode> right = reversed(std::span(nodes_).subspan(i + 1), end_);
   // The end may sit on the right strand's first node (never on the peg: it is not on the
@@ -1010,108 +1280,21 @@ void Rope::move_wrapped(std::size_t i, Vec2 to, const Direction* crossed) {
   const Direction right_first = right.size() >= 2 && right[1].position == end_ ? end_dir_ : Direction{end_, 1};
   // A circle peg is the tip of both strands, on its side of the left one and the other
   // side of the right one (reversed).
-  const float rm = radii_[m.peg];
-  const Direction left_heading = crossed ? crossed[0] : Direction{from, 1, rm, m.side};
-  const Direction right_heading = crossed ? crossed[1] : Direction{from, 1, rm, -m.side};
-  Strand strands[2] = {Strand(*this, left, start_dir_, left_heading, from, to, m.peg, rm, m.side),
-                       Strand(*this, right, right_first, right_heading, from, to, m.peg, rm, -m.side)};
-  const float smr = static_cast<float>(m.side) * rm;
+  const int sm = peg.node.side;
+  const Direction left_heading = crossed ? crossed[0] : Direction{peg.from, 1, peg.r, sm};
+  const Direction right_heading = crossed ? crossed[1] : Direction{peg.from, 1, peg.r, -sm};
+  Strand strands[2] = {Strand(*this, left, start_dir_, left_heading, peg.from, to, peg.node.peg, peg.r, sm),
+                       Strand(*this, right, right_first, right_heading, peg.from, to, peg.node.peg, peg.r, -sm)};
+  // A peg that has just caught the rope starts on the stretch it crossed, its winding
+  // exactly 0.
+  TakenEvent last;
+  if (crossed)
+    last = {peg_line(PegLine::straight, node_circle(i - 1), nodes_[i - 1].side, node_circle(i + 1), node_side(i + 1),
+                     peg.smr),
+            rank_peg_winding};
 
-  // At one time: what happens at a boundary (a catch, a winding up to a multiple of pi)
-  // comes first, then the peg's own winding, then what happens only strictly past a
-  // boundary (a strand's winding down or release). So when the peg is released at that
-  // time, the rope stops there: it has hooked what it reached, and let go of nothing
-  // it merely reached back to (as a move of the end that stops there would).
-  const auto rank = [](Strand::Kind k) { return k == Strand::Kind::wind_down || k == Strand::Kind::release ? 2 : 0; };
-  // The last event taken, as the line crossed and its rank (-1: none, the path's start):
-  // around a circle neighbour the peg's own winding looks only past it. A peg that has
-  // just caught the rope starts on the stretch it crossed, its winding exactly 0.
-  TangentLine last_line;
-  int last_rank = -1;
-  if (crossed) {
-    last_line =
-        peg_line(PegLine::straight, node_circle(i - 1), nodes_[i - 1].side, node_circle(i + 1), node_side(i + 1), smr);
-    last_rank = 1;
-  }
-  bool released = false;
-  for (;;) {
-    const RopeNode& nl = left.back();
-    const RopeNode& nr = right.back();
-    const Circle kl{nl.position, radius_of(radii_, nl)}, kr{nr.position, radius_of(radii_, nr)};
-    int first = -1;  // 0, 1: a strand; 2: the peg
-    int first_rank = 0;
-    TangentLine line;
-    const auto consider = [&](int who, int r, const TangentLine& l) {
-      if (first >= 0) {
-        const int c = compare_tangent_crossings(from, to, l, line);
-        if (c > 0 || (c == 0 && r >= first_rank)) return false;
-      }
-      first = who;
-      first_rank = r;
-      line = l;
-      return true;
-    };
-    for (int k = 0; k < 2; ++k) {
-      const Strand::Event& e = strands[k].next();
-      if (e.kind != Strand::Kind::none) consider(k, rank(e.kind), e.line);
-    }
-    const int parity = static_cast<int>(m.half_turns % 2);
-    bool straight = false;  // the peg's winding event, if first: on the straight-on line
-    if (kl.r == 0.0f && kr.r == 0.0f && rm == 0.0f) {
-      // Between point neighbours both lines are the line (cl, cr): the peg's winding crosses
-      // a multiple of pi when it crosses that line, iff the half at the path's end differs
-      // from the parity (the same test as a pivot's). Between cl and cr the rope runs
-      // straight on at the peg (a multiple of 2 pi); beyond them, it doubles back.
-      const Pivot at_end{{to, 0.0f}, m.side};
-      if (half_of(at_end, Direction{kl.c, -1}, Direction{kr.c, 1}) != parity &&
-          consider(2, 1, TangentLine{kl, 1, kr, 1}))
-        straight = orient2d(from, to, kl.c) * orient2d(from, to, kr.c) < 0;
-    } else {
-      const TangentLine* after = last_rank >= 0 ? &last_line : nullptr;
-      if (nl.peg == nr.peg && nl.peg != RopeNode::no_peg) {
-        // One circle on both sides (a strand has just caught the other's pivot): on
-        // opposite sides of the rope (equal sides here, right being reversed) the stretch out
-        // runs back along the stretch in, so the winding is an odd multiple of pi for as long
-        // as they stay; it reaches it at the catch. On one side it is never a multiple.
-        // (Doubled back: `straight` stays false.) Around a moving circle the stretches are
-        // two common tangents of it and the other circle, parallel only when the other
-        // circle, less the peg's radius, is a point on both (the same radius, the rope
-        // turning the peg's way at it): (sl + sr) rl = 2 sm rm, sr = -nr.side.
-        const bool doubled_back =
-            rm == 0.0f ? nl.side == nr.side : nl.side == m.side && nr.side == -m.side && kl.r == rm;
-        if (doubled_back && parity == 0 && last_rank >= 0) consider(2, 1, last_line);
-      } else {
-        for (const PegLine k : {PegLine::straight, PegLine::beyond_cr, PegLine::beyond_cl}) {
-          // (right is reversed: its sides flipped)
-          const TangentLine l = peg_line(k, kl, nl.side, kr, -nr.side, smr);
-          if (peg_winds_on(from, to, l, k, m.side, parity, after, last_rank) && consider(2, 1, l))
-            straight = k == PegLine::straight;
-        }
-      }
-    }
-    if (first < 0) break;
-    last_line = line;
-    last_rank = first_rank;
-    if (first < 2) {
-      strands[first].apply(strands[first].next());
-      continue;
-    }
-    // Which boundary of the half-turn interval the peg crossed tells the way its winding goes.
-    const bool down = (m.half_turns % 2 == 0) == straight;
-    if (!down) {
-      ++m.half_turns;
-    } else if (m.half_turns > 0) {
-      --m.half_turns;
-    } else {
-      released = true;
-      break;
-    }
-  }
-
-  nodes_ = std::move(left);
-  if (!released) nodes_.push_back({to, m.peg, m.side, m.half_turns});
-  for (std::size_t j = right.size(); j-- > 1;)
-    nodes_.push_back({right[j].position, right[j].peg, -right[j].side, right[j].half_turns});
+  const bool released = Strand::interleave(strands, peg, last);
+  nodes_ = rejoined(std::move(left), peg, released, right);
   end_dir_ = nodes_.size() >= 2 && nodes_.back().position == end_ ? right_first : Direction{end_, 1};
 }
 
