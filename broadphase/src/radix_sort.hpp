@@ -9,6 +9,7 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -51,24 +52,32 @@ inline void scatter_digits(const T* in, std::size_t begin, std::size_t end, KeyO
     out[next[(static_cast<std::uint64_t>(key(in[i])) >> shift) & mask]++] = in[i];
 }
 
-/// Sorts the n keys at `keys` ascending by their low key_bits bits, on one thread, with
-/// `scratch` (n keys) and `count` as working room; returns where the sorted keys are
-/// (keys or scratch). For a bucket that fits in the cache (sorted_pairs.cpp): the digit
-/// passes of radix_sort_items as one block, with one table of counters and no allocation.
-inline std::uint64_t* radix_sort_in_cache(std::uint64_t* keys, std::uint64_t* scratch, std::size_t n, int key_bits,
-                                          CachedVector<std::uint32_t>& count) {
+/// The digit passes as one block on the calling thread: the n items at `items` sorted by
+/// the low key_bits bits of key(item), stably, with `scratch` (n items) and `count` (at
+/// least 2^radix_digit_bits counters) as working room; returns where the sorted items are
+/// (items or scratch). No tasks, no allocation.
+template <class T, class KeyOf>
+T* radix_sort_in_task(T* items, T* scratch, std::size_t n, KeyOf key, int key_bits, std::uint32_t* count) {
   const RadixDigits digits(key_bits);
   const std::uint64_t mask = digits.mask();
-  const auto key = [](std::uint64_t k) { return k; };
-  count.resize(mask + 1);
   for (int p = 0; p < digits.passes; ++p) {
     const int shift = p * digits.bits;
     counting_sort_in_task(
-        count.data(), count.size(), [&](std::uint32_t* c) { count_digits(keys, 0, n, key, shift, mask, c); },
-        [&](std::uint32_t* next) { scatter_digits(keys, 0, n, key, shift, mask, next, scratch); });
-    std::swap(keys, scratch);
+        count, mask + 1, [&](std::uint32_t* c) { count_digits(items, 0, n, key, shift, mask, c); },
+        [&](std::uint32_t* next) { scatter_digits(items, 0, n, key, shift, mask, next, scratch); });
+    std::swap(items, scratch);
   }
-  return keys;
+  return items;
+}
+
+/// Sorts the n keys at `keys` ascending by their low key_bits bits, on one thread, with
+/// `scratch` (n keys) and `count` as working room; returns where the sorted keys are
+/// (keys or scratch). For a bucket that fits in the cache (sorted_pairs.cpp).
+inline std::uint64_t* radix_sort_in_cache(std::uint64_t* keys, std::uint64_t* scratch, std::size_t n, int key_bits,
+                                          CachedVector<std::uint32_t>& count) {
+  count.resize(std::size_t{1} << radix_digit_bits);
+  return radix_sort_in_task(
+      keys, scratch, n, [](std::uint64_t k) { return k; }, key_bits, count.data());
 }
 
 /// Sorts items ascending by key(item) (an unsigned integer < 2^key_bits); stable. The
@@ -102,6 +111,13 @@ void radix_sort_items(Vector& items, KeyOf key, int key_bits, Vector& scratch) {
   if (n < 2 || key_bits <= 0) return;
   const Blocks blocks = Blocks::at_least(n, radix_items_per_block_log2);
   scratch.resize(n);
+  if (blocks.count == 1) {
+    // One block: its passes in this task, with one table of counters.
+    std::array<std::uint32_t, std::size_t{1} << radix_digit_bits> count;
+    if (radix_sort_in_task(items.data(), scratch.data(), n, key, key_bits, count.data()) != items.data())
+      items.swap(scratch);
+    return;
+  }
   const RadixDigits digits(key_bits);
   const std::uint64_t mask = digits.mask();
   for (int shift = 0; shift < key_bits; shift += digits.bits) {
