@@ -1,17 +1,15 @@
 // BlockCache: large blocks are reused between calls of one PairFinder (what keeps repeated
 // calls free of page faults), within its bound; small ones are not kept; each block goes
 // back to the cache it came from, whatever thread frees it; without a current cache
-// nothing is kept.
+// nothing is kept. (Its pool of pair-key chunks: test_key_chunk_pool.cpp.)
 #include <tbb/parallel_for.h>
 
-#include <algorithm>
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <cstring>
 #include <memory>
 #include <thread>
-#include <vector>
 
 #include "block_cache.hpp"
 #include "hitgrid/broadphase/find_pairs.hpp"
@@ -115,35 +113,6 @@ TEST_CASE("BlockCache keeps large blocks, reuses them for fitting requests, and 
 
   cache.release();
   CHECK(cache.cached_bytes() == 0);
-}
-
-TEST_CASE("key chunks come from the current cache's pool, which keeps an eighth of its bound resident", "[grid]") {
-  const std::size_t bound = 8 * mb;  // a megabyte of chunks: 16 of them
-  const auto shared = std::make_shared<BlockCache>(bound);
-  const BlockCache::Scope scope(shared);
-  std::vector<std::uint64_t*> chunks;
-  for (int i = 0; i < 100; ++i) {
-    chunks.push_back(allocate_key_chunk());
-    std::memset(chunks.back(), 1, KeyChunkPool::chunk_keys * sizeof(std::uint64_t));
-  }
-  CHECK(shared->key_chunks().resident_bytes() == 0);
-  for (std::uint64_t* c : chunks) deallocate_key_chunk(c);
-  CHECK(shared->key_chunks().resident_bytes() == 16 * KeyChunkPool::chunk_bytes);
-  CHECK(shared->cached_bytes() == 16 * KeyChunkPool::chunk_bytes);
-  // Taken again: the resident ones first, then the rest of the pool's address space.
-  std::uint64_t* again = allocate_key_chunk();
-  CHECK(std::find(chunks.begin(), chunks.end(), again) != chunks.end());
-  CHECK(shared->key_chunks().resident_bytes() == 15 * KeyChunkPool::chunk_bytes);
-  deallocate_key_chunk(again);
-  shared->release();
-  CHECK(shared->cached_bytes() == 0);
-  // Without a cache, chunks come from the heap and go back to it.
-  {
-    const BlockCache::Scope none(nullptr);
-    std::uint64_t* heap = allocate_key_chunk();
-    heap[KeyChunkPool::chunk_keys - 1] = 7;
-    deallocate_key_chunk(heap);
-  }
 }
 
 TEST_CASE("a block goes back to its own cache from any thread, and none is kept without a cache", "[grid]") {
