@@ -30,7 +30,7 @@
 #include <cstdint>
 
 #include "hitgrid/core/float_steps.hpp"
-#include "lane_masks.hpp"
+#include "hitgrid/simd/detail/lane_masks.hpp"
 #include "segment_home_rows.hpp"
 #include "segment_side_filter.hpp"
 

@@ -15,7 +15,7 @@
 #include <type_traits>
 
 #include "grid_cells.hpp"
-#include "lane_masks.hpp"
+#include "hitgrid/simd/detail/lane_masks.hpp"
 
 namespace hitgrid {
 

@@ -23,7 +23,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "lane_masks.hpp"
+#include "hitgrid/simd/detail/lane_masks.hpp"
 
 namespace hitgrid {
 

@@ -30,7 +30,7 @@ bool isa_supported(Isa isa) {
 #if defined(__x86_64__) || defined(__i386__)
     case Isa::sse2: return __builtin_cpu_supports("sse2");
     // The AVX2 kernels are also built with FMA and BMI2 available to the compiler, and
-    // the grid's lane masks (broadphase/src/lane_masks.hpp) use POPCNT.
+    // the grid's lane masks (hitgrid/simd/detail/lane_masks.hpp) use POPCNT.
     case Isa::avx2:
       return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("bmi2") &&
              __builtin_cpu_supports("popcnt");

@@ -9,7 +9,7 @@
 set(own_arch_sse2 "xsimd::sse2")
 set(own_arch_avx2 "xsimd::fma3<xsimd::avx2>")
 # The grid's eight-lane batches in the AVX-512 unit have an arch of their own
-# (broadphase/src/lane_masks.hpp).
+# (simd/detail/hitgrid/simd/detail/lane_masks.hpp).
 set(own_arch_avx512 "xsimd::avx512f|hitgrid::Avx512HalfArch")
 foreach(archive ${ARCHIVES})
   execute_process(COMMAND nm -A -C --defined-only ${archive} OUTPUT_VARIABLE listing RESULT_VARIABLE rc)

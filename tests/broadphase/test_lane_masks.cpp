@@ -27,7 +27,7 @@
 #include "grid_kernels.hpp"
 #include "hitgrid/core/splitmix64.hpp"
 #include "hitgrid/simd/isa.hpp"
-#include "lane_masks.hpp"
+#include "hitgrid/simd/detail/lane_masks.hpp"
 
 using namespace hitgrid;
 

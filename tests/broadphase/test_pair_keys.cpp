@@ -282,7 +282,7 @@ TEST_CASE("PairKeys works without a current cache, its chunks from the heap", "[
   CHECK(chunk_sizes(keys) == std::vector<std::size_t>{chunk, 3});
 }
 
-TEST_CASE("KeyRange holds the keys of [lo, hi)", "[pair_keys]") {
+TEST_CASE("KeyRange holds the keys from lo up to, not including, hi", "[pair_keys]") {
   const KeyRange every;
   CHECK(every.all());
   CHECK(every.contains(0));

@@ -3,7 +3,7 @@
 // many as double lanes) and no cold path.
 #pragma once
 
-#include "arch_ops.hpp"
+#include "hitgrid/simd/detail/arch_ops.hpp"
 #include "verdict.hpp"
 
 namespace hitgrid::simd::kernels {

@@ -20,7 +20,7 @@
 // double lanes to take over.
 #pragma once
 
-#include "arch_ops.hpp"
+#include "hitgrid/simd/detail/arch_ops.hpp"
 #include "lane_numbers.hpp"
 
 namespace hitgrid::simd::kernels {

@@ -18,7 +18,7 @@
 // scalar predicates evaluate.
 #pragma once
 
-#include "arch_ops.hpp"
+#include "hitgrid/simd/detail/arch_ops.hpp"
 
 namespace hitgrid::simd::kernels {
 

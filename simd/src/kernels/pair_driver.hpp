@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "arch_ops.hpp"
+#include "hitgrid/simd/detail/arch_ops.hpp"
 #include "hitgrid/simd/pair_kernels.hpp"
 
 namespace hitgrid::simd::kernels {

@@ -13,7 +13,7 @@
 
 #include <cstdint>
 
-#include "arch_ops.hpp"
+#include "hitgrid/simd/detail/arch_ops.hpp"
 #include "verdict.hpp"
 
 namespace hitgrid::simd::kernels {

@@ -3,7 +3,7 @@
 
 #include <cstdint>
 
-#include "arch_ops.hpp"
+#include "hitgrid/simd/detail/arch_ops.hpp"
 
 namespace hitgrid::simd::kernels {
 

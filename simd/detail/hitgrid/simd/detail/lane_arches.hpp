@@ -1,8 +1,10 @@
 // The arches hitgrid compiles its lane code for, and the lane operation that both the
 // exact kernels (simd/) and the grid's searches (broadphase/) need and xsimd 8.1 lacks: a
-// lane mask as bits (8.1 has no batch_bool::mask()). Each layer's other raw intrinsics
-// stay beside its own kernels (simd/src/kernels/arch_ops.hpp, broadphase/src/lane_masks.hpp);
-// what both use is here, once. Not installed: reached through hitgrid_simd_detail.
+// lane mask as bits (8.1 has no batch_bool::mask()). Every raw intrinsic of the library is
+// in this folder (a CTest, tests/check_raw_intrinsics.cmake, fails on one anywhere else):
+// this header for what both layers use, arch_ops.hpp for the exact kernels' own,
+// lane_masks.hpp for the grid searches'. Not installed: reached through
+// hitgrid_simd_detail.
 //
 //   Sse2Arch    xsimd::sse2          Isa::sse2, and baseline code (SSE2 is x86-64's baseline)
 //   Avx2Arch    xsimd::fma3<avx2>    Isa::avx2   (-mavx2 -mfma -mbmi2)
