@@ -56,3 +56,39 @@ TEST_CASE("radix_sort_in_cache sorts on the low bits it is given, into either bu
     }
   }
 }
+
+TEST_CASE("radix_sort_items moves whole items with their keys, stably, in one block and in several", "[radix_sort]") {
+  // As the grid sorts its shapes by cell and its tile entries by tile: an item larger than
+  // its key, the key read through a function.
+  struct Entry {
+    std::uint64_t tile;
+    std::uint32_t shape;
+    float g[4];
+  };
+  SplitMix64 rng(44);
+  for (std::size_t n : {std::size_t{2}, std::size_t{3000}, std::size_t{150'000}}) {
+    for (int bits : {3, 17, 41}) {
+      INFO("n " << n << ", bits " << bits);
+      std::vector<Entry> items(n);
+      for (std::uint32_t i = 0; i < n; ++i) {
+        const auto f = static_cast<float>(i);
+        items[i] = {rng.next() & ((std::uint64_t{1} << bits) - 1), i, {f, -f, 2 * f, 0.5f}};
+      }
+      std::vector<Entry> want = items;
+      std::stable_sort(want.begin(), want.end(), [](const Entry& a, const Entry& b) { return a.tile < b.tile; });
+      for (int threads : {1, 2}) {
+        if (test::tsan_build && threads == 1) continue;  // support/sanitizer_builds.hpp
+        std::vector<Entry> got = items, scratch;
+        tbb::task_arena(threads).execute([&] {
+          radix_sort_items(
+              got, [](const Entry& e) { return e.tile; }, bits, scratch);
+        });
+        bool same = got.size() == want.size();
+        for (std::size_t i = 0; same && i < n; ++i)
+          same = got[i].tile == want[i].tile && got[i].shape == want[i].shape && got[i].g[0] == want[i].g[0] &&
+                 got[i].g[1] == want[i].g[1] && got[i].g[2] == want[i].g[2] && got[i].g[3] == want[i].g[3];
+        CHECK(same);
+      }
+    }
+  }
+}
