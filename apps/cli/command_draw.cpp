@@ -39,9 +39,12 @@ struct DrawCommand {
 
 bool touches(const Scene& scene, ShapeId id, const Box& window) {
   switch (id.kind()) {
-    case ShapeKind::segment: return intersects(scene.segment(id.index()), window);
-    case ShapeKind::circle: return intersects(scene.circle(id.index()), window);
-    case ShapeKind::box: return intersects(scene.box(id.index()), window);
+    case ShapeKind::segment:
+      return intersects(scene.segment(id.index()), window);
+    case ShapeKind::circle:
+      return intersects(scene.circle(id.index()), window);
+    case ShapeKind::box:
+      return intersects(scene.box(id.index()), window);
   }
   return false;
 }
@@ -53,9 +56,12 @@ Vec2 centre(const Aabb& b) {
 
 Aabb shape_bounds(const Scene& scene, ShapeId id) {
   switch (id.kind()) {
-    case ShapeKind::segment: return bounds(scene.segment(id.index()));
-    case ShapeKind::circle: return bounds(scene.circle(id.index()));
-    case ShapeKind::box: return bounds(scene.box(id.index()));
+    case ShapeKind::segment:
+      return bounds(scene.segment(id.index()));
+    case ShapeKind::circle:
+      return bounds(scene.circle(id.index()));
+    case ShapeKind::box:
+      return bounds(scene.box(id.index()));
   }
   return {};
 }
@@ -67,50 +73,47 @@ void for_each_shape(const Scene& scene, F&& f) {
   for (std::uint32_t i = 0; i < scene.box_count(); ++i) f(ShapeId(ShapeKind::box, i));
 }
 
-int run(const DrawCommand& cmd) {
-  const FindPairsOptions options = cmd.common.to_find_options();
-  std::optional<Box> window;
-  if (!cmd.window.empty()) {
-    const Box w{{cmd.window[0], cmd.window[1]}, {cmd.window[2], cmd.window[3]}};
-    if (!(w.min.x <= w.max.x && w.min.y <= w.max.y))
-      throw Error("--window: x0 <= x1 and y0 <= y1 are needed");
-    window = w;
-  }
-  const Scene scene = read_scene_file(cmd.scene_path);
+/// --window, checked, if given.
+std::optional<Box> window_of(const DrawCommand& cmd) {
+  if (cmd.window.empty()) return std::nullopt;
+  const Box w{{cmd.window[0], cmd.window[1]}, {cmd.window[2], cmd.window[3]}};
+  if (!(w.min.x <= w.max.x && w.min.y <= w.max.y)) throw Error("--window: x0 <= x1 and y0 <= y1 are needed");
+  return w;
+}
 
-  // Which shapes collide (exact pair list), by kind and index.
+/// Which shapes collide (the exact pair list), by kind and index.
+struct Colliding {
   std::vector<std::uint8_t> hit[3];
-  hit[0].assign(scene.segment_count(), 0);
-  hit[1].assign(scene.circle_count(), 0);
-  hit[2].assign(scene.box_count(), 0);
-  FindPairsReport report;
-  if (cmd.pairs || cmd.cells) {
-    const PairList pairs = find_pairs(scene, options, &report);
-    for (const Pair& p : pairs) {
-      hit[static_cast<int>(p.first().kind())][p.first().index()] = 1;
-      hit[static_cast<int>(p.second().kind())][p.second().index()] = 1;
-    }
+  bool operator()(ShapeId id) const { return hit[static_cast<int>(id.kind())][id.index()] != 0; }
+};
+Colliding colliding_shapes(const Scene& scene, const PairList& pairs) {
+  Colliding c;
+  c.hit[0].assign(scene.segment_count(), 0);
+  c.hit[1].assign(scene.circle_count(), 0);
+  c.hit[2].assign(scene.box_count(), 0);
+  for (const Pair& p : pairs) {
+    c.hit[static_cast<int>(p.first().kind())][p.first().index()] = 1;
+    c.hit[static_cast<int>(p.second().kind())][p.second().index()] = 1;
   }
-  const auto is_hit = [&](ShapeId id) { return hit[static_cast<int>(id.kind())][id.index()] != 0; };
+  return c;
+}
 
+/// The view: the scene's bounds, and the window's.
+Aabb view_of(const Scene& scene, const std::optional<Box>& window) {
   Aabb view = scene.size() != 0 ? scene.bounds() : Aabb{{0, 0}, {1, 1}};
   if (window) {
     view.min = {std::min(view.min.x, window->min.x), std::min(view.min.y, window->min.y)};
     view.max = {std::max(view.max.x, window->max.x), std::max(view.max.y, window->max.y)};
   }
-  SvgCanvas canvas(Box{view.min, view.max}, cmd.width);
-  canvas.title("hitgrid draw " + cmd.scene_path);
-  canvas.comment(std::to_string(scene.size()) + " shapes" +
-                 (cmd.pairs ? ", colliding ones in " + std::string(picture::hit_colour) : std::string()));
+  return view;
+}
 
-  std::vector<ShapeId> drawn;
-  for_each_shape(scene, [&](ShapeId id) {
-    if (!window || touches(scene, id, *window)) drawn.push_back(id);
-  });
-  const bool each_shape = drawn.size() <= cmd.budget;
-
-  // The density image: everything not drawn one by one.
-  DensityRaster raster(Box{view.min, view.max}, 256, static_cast<std::uint32_t>(std::max(1.0, 256 * canvas.height_px() / canvas.width_px())));
+/// The density image of every shape not drawn one by one (all of them when `each_shape`
+/// is false, else those outside the window), if any.
+void draw_density(SvgCanvas& canvas, const Scene& scene, const DrawCommand& cmd, const Colliding& is_hit,
+                  const std::optional<Box>& window, bool each_shape, const Aabb& view) {
+  DensityRaster raster(Box{view.min, view.max}, 256,
+                       static_cast<std::uint32_t>(std::max(1.0, 256 * canvas.height_px() / canvas.width_px())));
   std::size_t in_raster = 0;
   for_each_shape(scene, [&](ShapeId id) {
     if (each_shape && (!window || touches(scene, id, *window))) return;
@@ -121,20 +124,42 @@ int run(const DrawCommand& cmd) {
     canvas.comment("density image: " + std::to_string(in_raster) + " shapes counted at their bounds' centres");
     canvas.density(raster, picture::free_colour, picture::hit_colour);
   }
+}
 
-  if (each_shape) {
-    if (window) {
-      canvas.box(*window, SvgStyle::filled("#ffffff"));
-      canvas.begin_clip(*window);
-    }
-    canvas.begin_group("shapes");
-    for (ShapeId id : drawn) {
-      const bool h = cmd.pairs && is_hit(id);
-      canvas.shape(scene, id, picture::shape_style(h));
-    }
-    canvas.end_group();
-    if (window) canvas.end_group();
+/// The shapes in `drawn`, one by one (clipped to the window on a white ground, if any).
+void draw_shapes(SvgCanvas& canvas, const Scene& scene, const DrawCommand& cmd, const Colliding& is_hit,
+                 const std::optional<Box>& window, const std::vector<ShapeId>& drawn) {
+  if (window) {
+    canvas.box(*window, SvgStyle::filled("#ffffff"));
+    canvas.begin_clip(*window);
   }
+  canvas.begin_group("shapes");
+  for (ShapeId id : drawn) canvas.shape(scene, id, picture::shape_style(cmd.pairs && is_hit(id)));
+  canvas.end_group();
+  if (window) canvas.end_group();
+}
+
+int run(const DrawCommand& cmd) {
+  const FindPairsOptions options = cmd.common.to_find_options();
+  const std::optional<Box> window = window_of(cmd);
+  const Scene scene = read_scene_file(cmd.scene_path);
+  FindPairsReport report;
+  const Colliding is_hit =
+      colliding_shapes(scene, cmd.pairs || cmd.cells ? find_pairs(scene, options, &report) : PairList{});
+
+  const Aabb view = view_of(scene, window);
+  SvgCanvas canvas(Box{view.min, view.max}, cmd.width);
+  canvas.title("hitgrid draw " + cmd.scene_path);
+  canvas.comment(std::to_string(scene.size()) + " shapes" +
+                 (cmd.pairs ? ", colliding ones in " + std::string(picture::hit_colour) : std::string()));
+
+  std::vector<ShapeId> drawn;
+  for_each_shape(scene, [&](ShapeId id) {
+    if (!window || touches(scene, id, *window)) drawn.push_back(id);
+  });
+  const bool each_shape = drawn.size() <= cmd.budget;
+  draw_density(canvas, scene, cmd, is_hit, window, each_shape, view);
+  if (each_shape) draw_shapes(canvas, scene, cmd, is_hit, window, drawn);
   if (cmd.cells) {
     if (!canvas.grid_lines(report.cell_size, SvgStyle::line("#999999", 0.5).with_opacity(0.6).with_class("cells")))
       canvas.comment("grid cells (" + std::to_string(report.cell_size) + ") too small to draw at this scale");
@@ -151,11 +176,13 @@ int run(const DrawCommand& cmd) {
 
 Runner add_draw_command(CLI::App& app) {
   auto cmd = std::make_shared<DrawCommand>();
-  CLI::App* sub = app.add_subcommand("draw", "Draw a scene as SVG: colliding shapes apart, a window, a density image for big scenes");
+  CLI::App* sub = app.add_subcommand(
+      "draw", "Draw a scene as SVG: colliding shapes apart, a window, a density image for big scenes");
   sub->add_option("scene", cmd->scene_path, "Scene file, text or binary (docs/formats.md)")->required();
   sub->add_option("-o,--output", cmd->output, "Output SVG file (default: standard output)");
   sub->add_flag("--pairs", cmd->pairs, "Colour the shapes that collide with another (exact pairs) apart from the rest");
-  sub->add_option("--window", cmd->window, "Draw every shape touching this box (x0 y0 x1 y1); the rest as a density image")
+  sub->add_option("--window", cmd->window,
+                  "Draw every shape touching this box (x0 y0 x1 y1); the rest as a density image")
       ->expected(4);
   sub->add_flag("--cells", cmd->cells, "Draw the cell walls of the grid find_pairs chose");
   sub->add_option("--budget", cmd->budget, "Most shapes drawn one by one; above it, a density image (default 20000)")

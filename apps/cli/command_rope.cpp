@@ -80,39 +80,44 @@ std::string nodes_json(const Rope& rope) {
   return s + "]";
 }
 
-int run(const RopeCommand& cmd) {
-  const Scene scene = read_scene_file(cmd.pegs_path);
-  const std::vector<Vec2> path = read_points_file(cmd.path_path);
-  if (path.empty()) throw Error(cmd.path_path + ": no points (a path needs at least one \"x y\" line)");
-  const ScenePegs pegs = pegs_of(scene);
-  const Vec2 start = cmd.start.empty() ? path[0] : Vec2{cmd.start[0], cmd.start[1]};
-
-  const std::size_t frames = path.size();
+/// The frames drawn: with --animate every frame of paths up to 1,000 frames long, else
+/// evenly spaced ones and the last; else those --frames names.
+std::vector<std::size_t> chosen_frames(const RopeCommand& cmd, std::size_t frames) {
+  if (!cmd.animate) return parse_frames(cmd.frames, frames);
+  constexpr std::size_t most_animated = 1000;
   std::vector<std::size_t> chosen;
-  if (cmd.animate) {
-    const std::size_t step = (frames + 999) / 1000;
-    for (std::size_t i = 0; i < frames; i += step) chosen.push_back(i);
-    if (chosen.back() != frames - 1) chosen.push_back(frames - 1);
-  } else {
-    chosen = parse_frames(cmd.frames, frames);
-  }
+  const std::size_t step = (frames + most_animated - 1) / most_animated;
+  for (std::size_t i = 0; i < frames; i += step) chosen.push_back(i);
+  if (chosen.back() != frames - 1) chosen.push_back(frames - 1);
+  return chosen;
+}
 
-  Rope rope(start, pegs.points, pegs.radii);
+/// The rope's end moved along the path: the outlines of the chosen frames, which pegs the
+/// rope wraps at the end, and the moves' time.
+struct Replay {
   std::vector<std::vector<Vec2>> shots;
-  std::vector<std::uint8_t> wrapped(pegs.points.size(), 0);
+  std::vector<std::uint8_t> wrapped;  // per peg
+  double ms = 0;
+};
+Replay replay(Rope& rope, const std::vector<Vec2>& path, const std::vector<std::size_t>& chosen, std::size_t pegs) {
+  Replay r;
+  r.wrapped.assign(pegs, 0);
   std::size_t next = 0;
   const auto t0 = std::chrono::steady_clock::now();
-  for (std::size_t f = 0; f < frames; ++f) {
+  for (std::size_t f = 0; f < path.size(); ++f) {
     rope.move_end(path[f]);
     if (next < chosen.size() && chosen[next] == f) {
-      shots.push_back(rope.outline());
+      r.shots.push_back(rope.outline());
       ++next;
     }
   }
-  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  for (std::size_t i = 1; i < rope.nodes().size(); ++i) wrapped[rope.nodes()[i].peg] = 1;
+  r.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  for (std::size_t i = 1; i < rope.nodes().size(); ++i) r.wrapped[rope.nodes()[i].peg] = 1;
+  return r;
+}
 
-  // The view: the path, the start and the pegs (all of them: the pegs give the scene).
+/// The view: the path, the start and the pegs (all of them: the pegs give the scene).
+Aabb view_of(Vec2 start, const std::vector<Vec2>& path, const ScenePegs& pegs) {
   Aabb view{start, start};
   const auto grow = [&](Vec2 p) {
     view.min = {std::min(view.min.x, p.x), std::min(view.min.y, p.y)};
@@ -125,28 +130,35 @@ int run(const RopeCommand& cmd) {
     grow({c.x - r, c.y - r});
     grow({c.x + r, c.y + r});
   }
-  const float pad = std::max(view.max.x - view.min.x, view.max.y - view.min.y) * 0.03f + 0.5f;
-  SvgCanvas canvas(Box{{view.min.x - pad, view.min.y - pad}, {view.max.x + pad, view.max.y + pad}}, cmd.width);
-  canvas.title("hitgrid rope " + cmd.pegs_path + " " + cmd.path_path);
+  return view;
+}
 
-  if (pegs.points.size() <= cmd.budget) {
-    canvas.begin_group("pegs");
-    for (std::size_t i = 0; i < pegs.points.size(); ++i) {
-      const SvgStyle style = SvgStyle::filled(wrapped[i] ? picture::hit_colour : picture::peg_colour)
-                                 .with_class(wrapped[i] ? "peg wrapped" : "peg");
-      if (pegs.radii[i] > 0.0f)
-        canvas.circle(Circle{pegs.points[i], pegs.radii[i]}, style, "p" + std::to_string(i));
-      else
-        canvas.dot(pegs.points[i], wrapped[i] ? 4.0 : 3.0, style, "p" + std::to_string(i));
-    }
-    canvas.end_group();
-  } else {
+/// The pegs, each drawn (the wrapped ones in the hit colour) up to `budget` of them, else
+/// as a density image.
+void draw_pegs(SvgCanvas& canvas, const ScenePegs& pegs, const std::vector<std::uint8_t>& wrapped, std::uint64_t budget,
+               const Aabb& view) {
+  if (pegs.points.size() > budget) {
     DensityRaster raster(Box{view.min, view.max}, 256, 256);
     for (Vec2 p : pegs.points) raster.add(p);
     canvas.density(raster, picture::peg_colour, picture::peg_colour);
+    return;
   }
-  canvas.polyline(path, SvgStyle::line(picture::path_colour).with_class("path").with_dashes());
+  canvas.begin_group("pegs");
+  for (std::size_t i = 0; i < pegs.points.size(); ++i) {
+    const SvgStyle style = SvgStyle::filled(wrapped[i] ? picture::hit_colour : picture::peg_colour)
+                               .with_class(wrapped[i] ? "peg wrapped" : "peg");
+    if (pegs.radii[i] > 0.0f)
+      canvas.circle(Circle{pegs.points[i], pegs.radii[i]}, style, "p" + std::to_string(i));
+    else
+      canvas.dot(pegs.points[i], wrapped[i] ? 4.0 : 3.0, style, "p" + std::to_string(i));
+  }
+  canvas.end_group();
+}
 
+/// The rope at each chosen frame: as an animation's frames, or all in one picture, the
+/// earlier ones fainter.
+void draw_ropes(SvgCanvas& canvas, const RopeCommand& cmd, const Replay& r, const std::vector<std::size_t>& chosen) {
+  const std::vector<std::vector<Vec2>>& shots = r.shots;
   if (cmd.animate) {
     const double seconds = cmd.seconds > 0 ? cmd.seconds : std::max(2.0, 0.04 * static_cast<double>(shots.size()));
     for (std::size_t i = 0; i < shots.size(); ++i) {
@@ -155,18 +167,38 @@ int run(const RopeCommand& cmd) {
       canvas.dot(shots[i].back(), 4.0, SvgStyle::filled("#000000").with_class("end"));
       canvas.end_group();
     }
-  } else {
-    for (std::size_t i = 0; i < shots.size(); ++i) {
-      const bool last = i + 1 == shots.size();
-      const double opacity = last ? 1.0 : 0.25 + 0.5 * static_cast<double>(i + 1) / static_cast<double>(shots.size());
-      canvas.begin_group("rope-frame");
-      canvas.comment("frame " + std::to_string(chosen[i]));
-      canvas.polyline(shots[i],
-                      SvgStyle::line(picture::rope_colour, last ? 2.5 : 1.5).with_opacity(opacity).with_class("rope"));
-      canvas.dot(shots[i].back(), 4.0, SvgStyle::filled("#000000").with_opacity(opacity).with_class("end"));
-      canvas.end_group();
-    }
+    return;
   }
+  for (std::size_t i = 0; i < shots.size(); ++i) {
+    const bool last = i + 1 == shots.size();
+    const double opacity = last ? 1.0 : 0.25 + 0.5 * static_cast<double>(i + 1) / static_cast<double>(shots.size());
+    canvas.begin_group("rope-frame");
+    canvas.comment("frame " + std::to_string(chosen[i]));
+    canvas.polyline(shots[i],
+                    SvgStyle::line(picture::rope_colour, last ? 2.5 : 1.5).with_opacity(opacity).with_class("rope"));
+    canvas.dot(shots[i].back(), 4.0, SvgStyle::filled("#000000").with_opacity(opacity).with_class("end"));
+    canvas.end_group();
+  }
+}
+
+int run(const RopeCommand& cmd) {
+  const Scene scene = read_scene_file(cmd.pegs_path);
+  const std::vector<Vec2> path = read_points_file(cmd.path_path);
+  if (path.empty()) throw Error(cmd.path_path + ": no points (a path needs at least one \"x y\" line)");
+  const ScenePegs pegs = pegs_of(scene);
+  const Vec2 start = cmd.start.empty() ? path[0] : Vec2{cmd.start[0], cmd.start[1]};
+  const std::vector<std::size_t> chosen = chosen_frames(cmd, path.size());
+
+  Rope rope(start, pegs.points, pegs.radii);
+  const Replay r = replay(rope, path, chosen, pegs.points.size());
+
+  const Aabb view = view_of(start, path, pegs);
+  const float pad = std::max(view.max.x - view.min.x, view.max.y - view.min.y) * 0.03f + 0.5f;
+  SvgCanvas canvas(Box{{view.min.x - pad, view.min.y - pad}, {view.max.x + pad, view.max.y + pad}}, cmd.width);
+  canvas.title("hitgrid rope " + cmd.pegs_path + " " + cmd.path_path);
+  draw_pegs(canvas, pegs, r.wrapped, cmd.budget, view);
+  canvas.polyline(path, SvgStyle::line(picture::path_colour).with_class("path").with_dashes());
+  draw_ropes(canvas, cmd, r, chosen);
   canvas.dot(start, 5.0, SvgStyle::line("#000000", 2.0).with_fill("#ffffff").with_class("start"));
 
   write_output(
@@ -174,7 +206,8 @@ int run(const RopeCommand& cmd) {
       [&](const std::string& p) { write_text_file(p, canvas.finish()); });
   if (cmd.stats) {
     std::fprintf(stderr, "{\"pegs\":%zu,\"moves\":%zu,\"nodes\":%s,\"length\":%.17g,\"move_ms\":%.6f}\n",
-                 pegs.points.size(), frames, nodes_json(rope).c_str(), rope.length(), ms / static_cast<double>(frames));
+                 pegs.points.size(), path.size(), nodes_json(rope).c_str(), rope.length(),
+                 r.ms / static_cast<double>(path.size()));
   }
   return 0;
 }
