@@ -348,11 +348,7 @@ std::vector<Body> random_statics(SplitMix64& r, Slots& slots, std::size_t n, dou
   std::vector<Body> out;
   for (std::size_t i = 0; i < n; ++i) out.push_back(random_body(r, kinds[i % 3], slots.next(), 0, world, 1.5));
   auto add = [&](ShapeKind kind, double x, double y, double w, double h) {
-    Body b;
-    b.slot = slots.next();
-    b.kind = kind;
-    b.x = x, b.y = y, b.w = w, b.h = h;
-    out.push_back(b);
+    out.push_back(Body{slots.next(), kind, x, y, w, h});
   };
   add(ShapeKind::segment, 0, 17.25, world, 0);
   add(ShapeKind::segment, 0, 0, world, world);
@@ -837,11 +833,7 @@ TEST_CASE("dynamic shapes over hundreds of static cells have all their static co
     }
   std::vector<Body> bodies;
   auto body = [&](ShapeKind kind, double x, double y, double w, double h) {
-    Body b;
-    b.slot = dynamic_slots.next();
-    b.kind = kind;
-    b.x = x, b.y = y, b.w = w, b.h = h;
-    bodies.push_back(b);
+    bodies.push_back(Body{dynamic_slots.next(), kind, x, y, w, h});
   };
   body(ShapeKind::box, 2, 2, 30, 30);
   body(ShapeKind::circle, 20, 20, 14, 0);
