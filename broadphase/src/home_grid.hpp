@@ -119,6 +119,8 @@ class HomeGrid {
   /// The rows holding shapes within rows [first, last] (relative to row0()), as indices
   /// [a, b) into rows().
   std::pair<std::size_t, std::size_t> row_range(std::int64_t first, std::int64_t last) const;
+  /// The index into rows() of the first row at least `row` (relative), or rows().size().
+  std::size_t first_row_at_least(std::int64_t row) const;
 
   /// FNV-1a hash of the small shapes' global indices in the grid's order: the grid's
   /// answer, the same on every thread count (bench/grid_build_bench prints it, as

@@ -601,11 +601,24 @@ std::uint32_t HomeGrid::first_col_at_least(std::uint32_t begin, std::uint32_t en
       std::lower_bound(minx + begin, minx + end, x, [](float v, double t) { return v < t; }) - minx);
 }
 
+std::size_t HomeGrid::first_row_at_least(std::int64_t row) const {
+  // Rows are distinct and from 0 on, so row v, if held, is at index v at most, and at v
+  // exactly where every row below it holds shapes (a dense grid's every row): tried first,
+  // since the world's queries ask about a few rows at a time.
+  if (row <= 0) return 0;
+  const auto v = static_cast<std::uint64_t>(row);
+  if (v < rows_.size() && rows_[v].row == row) return v;
+  if (v >= rows_.size() && !rows_.empty() && rows_.back().row == static_cast<std::int64_t>(rows_.size()) - 1)
+    return rows_.size();
+  return static_cast<std::size_t>(
+      std::lower_bound(rows_.begin(), rows_.end(), row, [](const Row& w, std::int64_t r) { return w.row < r; }) -
+      rows_.begin());
+}
+
 std::pair<std::size_t, std::size_t> HomeGrid::row_range(std::int64_t first, std::int64_t last) const {
-  const auto a =
-      std::lower_bound(rows_.begin(), rows_.end(), first, [](const Row& w, std::int64_t v) { return w.row < v; });
-  const auto b = std::upper_bound(a, rows_.end(), last, [](std::int64_t v, const Row& w) { return v < w.row; });
-  return {static_cast<std::size_t>(a - rows_.begin()), static_cast<std::size_t>(b - rows_.begin())};
+  const std::size_t a = first_row_at_least(first);
+  if (last < first) return {a, a};
+  return {a, last == std::numeric_limits<std::int64_t>::max() ? rows_.size() : first_row_at_least(last + 1)};
 }
 
 }  // namespace hitgrid

@@ -10,6 +10,7 @@
 #include <bit>
 #include <catch2/catch.hpp>
 #include <cstring>
+#include <limits>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -84,6 +85,31 @@ TEST_CASE("the home grid holds every small shape once, in its home row and colum
       CHECK(std::all_of(seen.begin(), seen.end(), [](int s) { return s == 1; }));
       for (std::size_t i = 0; i < g.large_ids().size(); ++i)
         CHECK(!is_small(g.cells(), record_of(scene, kinds, g.large_ids()[i]).box));
+    }
+  }
+}
+
+TEST_CASE("row_range finds the rows held within a span of rows, on dense and sparse grids", "[grid]") {
+  // Dense grids take the direct lookup, sparse ones (clustered, few shapes on a fine grid)
+  // the binary search: both against a scan of the rows.
+  for (const auto& [name, scene] : test::broadphase_scenes(3000)) {
+    for (float cell : {0.0f, 0.5f, 4.0f}) {
+      INFO(name << ", cell " << cell);
+      const HomeGrid g = build(scene, cell);
+      const std::span<const HomeGrid::Row> rows = g.rows();
+      const std::int64_t top = rows.empty() ? 0 : rows.back().row;
+      bool all = true;
+      for (std::int64_t first = -3; first <= top + 3; ++first)
+        for (std::int64_t last : {first - 1, first, first + 1, first + 2, top, top + 5}) {
+          std::size_t a = 0;
+          while (a < rows.size() && rows[a].row < first) ++a;
+          std::size_t b = a;
+          while (b < rows.size() && rows[b].row <= last) ++b;
+          all &= g.row_range(first, last) == std::pair<std::size_t, std::size_t>{a, last < first ? a : b};
+        }
+      CHECK(all);
+      CHECK(g.row_range(0, std::numeric_limits<std::int64_t>::max()) ==
+            std::pair<std::size_t, std::size_t>{0, rows.size()});
     }
   }
 }

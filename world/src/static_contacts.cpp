@@ -138,21 +138,34 @@ void StaticContacts::find_stale(const Scene& dynamic, ShapeKind kind, std::uint3
 
 void StaticContacts::rebuild_stale(ShapeKind kind, const GridIndex& statics, const Owners& static_owners, Scratch& t) {
   std::vector<Near>& nears = near_[static_cast<std::size_t>(kind)];
-  // Each list is a grid query whose rows and shapes lie far apart in memory: the next
-  // lists' rows and shapes are fetched while this one is built (GridIndex::prefetch_rows).
-  constexpr std::size_t rows_ahead = 2, shapes_ahead = 1;
-  for (std::size_t j = 0; j < t.stale.size(); ++j) {
-    if (j + rows_ahead < t.stale.size()) statics.prefetch_rows(t.stale[j + rows_ahead].slack);
-    if (j + shapes_ahead < t.stale.size()) statics.prefetch_shapes(t.stale[j + shapes_ahead].slack);
+  const std::size_t n = t.stale.size();
+  // Each list is a grid query whose rows and shapes lie far apart in memory, and then a
+  // slot per static shape found, far apart too: the lists are built as a pipeline, whose
+  // stages each fetch what a later stage reads. List j's rows are fetched while list
+  // j - 3 is built (GridIndex::prefetch_rows), its shapes during list j - 2
+  // (prefetch_shapes), it is queried during list j - 1, its slots fetched, then built.
+  constexpr std::size_t rows_ahead = 3, shapes_ahead = 2;
+  auto query = [&](std::size_t j) {
+    std::vector<IndexedShape>& found = t.found[j & 1];
+    statics.candidates(t.stale[j].slack, found);
+    for (const IndexedShape& f : found)
+      __builtin_prefetch(&static_owners[static_cast<std::size_t>(f.id.kind())][f.id.index()]);
+  };
+  for (std::size_t j = 0; j < std::min(n, rows_ahead); ++j) statics.prefetch_rows(t.stale[j].slack);
+  for (std::size_t j = 0; j < std::min(n, shapes_ahead); ++j) statics.prefetch_shapes(t.stale[j].slack);
+  if (n != 0) query(0);
+  for (std::size_t j = 0; j < n; ++j) {
+    if (j + rows_ahead < n) statics.prefetch_rows(t.stale[j + rows_ahead].slack);
+    if (j + shapes_ahead < n) statics.prefetch_shapes(t.stale[j + shapes_ahead].slack);
+    if (j + 1 < n) query(j + 1);
     Near& near = nears[t.stale[j].dense];
     near.slack = t.stale[j].slack;
     near.epoch = epoch_;
     near.statics.clear();
     // The statics that touch the slack box and maybe a few more (the grid's candidates),
     // in id order, so grouped by kind.
-    statics.candidates(near.slack, t.found);
     near.ends = {};
-    for (const IndexedShape& f : t.found) {
+    for (const IndexedShape& f : t.found[j & 1]) {
       const auto k = static_cast<std::size_t>(f.id.kind());
       Candidate c;
       c.slot = static_owners[k][f.id.index()];

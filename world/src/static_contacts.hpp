@@ -86,7 +86,7 @@ class StaticContacts {
   struct Scratch {
     std::vector<Aabb> boxes;  // of the task's shapes, grown by the margin (find_stale)
     std::vector<Stale> stale;
-    std::vector<IndexedShape> found;
+    std::array<std::vector<IndexedShape>, 2> found;  // rebuild_stale's last two queries
     std::vector<std::uint64_t> pairs;
     std::array<Batch, 9> batches;  // by 3 * dynamic kind + static kind
   };
