@@ -58,32 +58,20 @@ std::variant<Segment, Circle, Box> unpack(ShapeKind kind, const float* g) {
   }
 }
 
-/// The bounds of a packed shape of kind K (the same as bounds() of the shape).
-template <ShapeKind K>
-Aabb bounds_of(const float* g) {
-  if constexpr (K == ShapeKind::segment) return bounds(Segment{{g[0], g[1]}, {g[2], g[3]}});
-  if constexpr (K == ShapeKind::circle) return bounds(Circle{{g[0], g[1]}, g[2]});
-  if constexpr (K == ShapeKind::box) return {{g[0], g[1]}, {g[2], g[3]}};
-}
-
-/// The bounds of shape i of `kind` in `scene`.
-Aabb bounds_in(const Scene& scene, ShapeKind kind, std::uint32_t i) {
+/// The bounds of shape i of `kind` in `scene`, and its packed geometry into g.
+Aabb bounds_and_packed(const Scene& scene, ShapeKind kind, std::uint32_t i, float* g) {
   switch (kind) {
     case ShapeKind::segment:
+      pack(scene.segment(i), g);
       return bounds(scene.segment(i));
     case ShapeKind::circle:
+      pack(scene.circle(i), g);
       return bounds(scene.circle(i));
     case ShapeKind::box:
       break;
   }
+  pack(scene.box(i), g);
   return bounds(scene.box(i));
-}
-
-template <class S>
-constexpr ShapeKind kind_of() {
-  if constexpr (std::is_same_v<S, Segment>) return ShapeKind::segment;
-  if constexpr (std::is_same_v<S, Circle>) return ShapeKind::circle;
-  if constexpr (std::is_same_v<S, Box>) return ShapeKind::box;
 }
 
 /// The kernel's kind for a pair of shape kinds (the kernels take the kinds in the order
@@ -101,43 +89,55 @@ simd::PairKind pair_kind(ShapeKind a, ShapeKind b) {
 
 }  // namespace
 
-void StaticContacts::flush(Batch& b, ShapeKind dynamic_kind, ShapeKind static_kind, Isa isa,
-                           std::vector<std::uint64_t>& out) {
-  const std::size_t n = b.n;
-  if (n == 0) return;
-  const simd::ShapeColumns d{{b.dynamic[0].data(), b.dynamic[1].data(), b.dynamic[2].data(), b.dynamic[3].data()}};
-  const simd::ShapeColumns s{{b.statics[0].data(), b.statics[1].data(), b.statics[2].data(), b.statics[3].data()}};
-  const bool dynamic_first = dynamic_kind <= static_kind;
-  simd::test_pairs(isa, pair_kind(dynamic_kind, static_kind), n, dynamic_first ? d : s, dynamic_first ? s : d,
-                   b.hits.data());
-  // Gathered without a branch on the answers (most candidates touch, not all).
-  std::size_t found = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    b.found[found] = std::uint64_t{b.dynamic_slots[i]} << 32 | b.static_slots[i];
-    found += b.hits[i];
-  }
-  out.insert(out.end(), b.found.begin(), b.found.begin() + static_cast<std::ptrdiff_t>(found));
-  b.n = 0;
+void StaticContacts::Run::clear() {
+  for (std::vector<float>& column : g) column.clear();
+  slots.clear();
+  places.clear();
+  begin.assign(1, 0);
 }
 
-void StaticContacts::find_stale(const Scene& dynamic, ShapeKind kind, std::uint32_t begin, std::uint32_t end,
-                                float margin, float cell, Scratch& t) const {
+void StaticContacts::Run::append(const Run& from, std::uint32_t i) {
+  const std::uint32_t b = from.begin[i], e = from.begin[i + 1];
+  for (std::size_t j = 0; j < 4; ++j) g[j].insert(g[j].end(), from.g[j].begin() + b, from.g[j].begin() + e);
+  slots.insert(slots.end(), from.slots.begin() + b, from.slots.begin() + e);
+  places.insert(places.end(), e - b, static_cast<std::uint8_t>(i));
+}
+
+void StaticContacts::Run::append(const float* shape, std::uint32_t slot, std::uint32_t i) {
+  for (std::size_t j = 0; j < 4; ++j) g[j].push_back(shape[j]);
+  slots.push_back(slot);
+  places.push_back(static_cast<std::uint8_t>(i));
+}
+
+void StaticContacts::Run::assign(const Run& from) {
+  for (std::size_t j = 0; j < 4; ++j) g[j].assign(from.g[j].begin(), from.g[j].end());
+  slots.assign(from.slots.begin(), from.slots.end());
+  places.assign(from.places.begin(), from.places.end());
+  begin.assign(from.begin.begin(), from.begin.end());
+}
+
+void StaticContacts::find_stale(const Scene& dynamic, ShapeKind kind, std::uint32_t first, std::uint32_t places,
+                                const Chunk& c, float margin, float cell, Scratch& t) const {
   t.stale.clear();
-  t.boxes.clear();
-  for (std::uint32_t i = begin; i != end; ++i) {
-    const Aabb box = grown(bounds_in(dynamic, kind, i), margin);
-    t.boxes.push_back(box);
-    const Near& near = near_[static_cast<std::size_t>(kind)][i];
-    if (near.epoch == epoch_ && contains(near.slack, box)) continue;
+  t.boxes.resize(places);
+  t.packed.resize(places);
+  // The lists of places [0, kept) are from the current statics.
+  const std::uint32_t kept = c.epoch == epoch_ ? std::min(places, c.places) : 0;
+  for (std::uint32_t i = 0; i != places; ++i) {
+    const Aabb box = grown(bounds_and_packed(dynamic, kind, first + i, t.packed[i].data()), margin);
+    t.boxes[i] = box;
+    if (i < kept && contains(c.slack[i], box)) continue;
     const float slack = slack_of(box, cell);
     Aabb next = grown(box, slack);
-    if (near.epoch == epoch_) next = ahead(next, near.slack, box, slacks_ahead * slack);
+    if (i < kept) next = ahead(next, c.slack[i], box, slacks_ahead * slack);
     t.stale.push_back({i, next});
   }
 }
 
-void StaticContacts::rebuild_stale(ShapeKind kind, const GridIndex& statics, const Owners& static_owners, Scratch& t) {
-  std::vector<Near>& nears = near_[static_cast<std::size_t>(kind)];
+void StaticContacts::rebuild(Chunk& c, std::uint32_t places, const GridIndex& statics, const Owners& static_owners,
+                             Scratch& t) const {
+  for (Run& r : t.runs) r.clear();
+  c.slack.resize(places);
   const std::size_t n = t.stale.size();
   // Each list is a grid query whose rows and shapes lie far apart in memory, and then a
   // slot per static shape found, far apart too: the lists are built as a pipeline, whose
@@ -154,81 +154,74 @@ void StaticContacts::rebuild_stale(ShapeKind kind, const GridIndex& statics, con
   for (std::size_t j = 0; j < std::min(n, rows_ahead); ++j) statics.prefetch_rows(t.stale[j].slack);
   for (std::size_t j = 0; j < std::min(n, shapes_ahead); ++j) statics.prefetch_shapes(t.stale[j].slack);
   if (n != 0) query(0);
-  for (std::size_t j = 0; j < n; ++j) {
-    if (j + rows_ahead < n) statics.prefetch_rows(t.stale[j + rows_ahead].slack);
-    if (j + shapes_ahead < n) statics.prefetch_shapes(t.stale[j + shapes_ahead].slack);
-    if (j + 1 < n) query(j + 1);
-    Near& near = nears[t.stale[j].dense];
-    near.slack = t.stale[j].slack;
-    near.epoch = epoch_;
-    near.statics.clear();
-    // The statics that touch the slack box and maybe a few more (the grid's candidates),
-    // in id order, so grouped by kind.
-    near.ends = {};
-    for (const IndexedShape& f : t.found[j & 1]) {
-      const auto k = static_cast<std::size_t>(f.id.kind());
-      Candidate c;
-      c.slot = static_owners[k][f.id.index()];
-      std::copy(f.g, f.g + 4, c.g);
-      near.statics.push_back(c);
-      ++near.ends[k];
+  std::size_t j = 0;  // the next stale place
+  for (std::uint32_t i = 0; i != places; ++i) {
+    if (j < n && t.stale[j].place == i) {
+      if (j + rows_ahead < n) statics.prefetch_rows(t.stale[j + rows_ahead].slack);
+      if (j + shapes_ahead < n) statics.prefetch_shapes(t.stale[j + shapes_ahead].slack);
+      if (j + 1 < n) query(j + 1);
+      c.slack[i] = t.stale[j].slack;
+      // The statics that touch the slack box and maybe a few more (the grid's candidates).
+      for (const IndexedShape& f : t.found[j & 1]) {
+        const auto k = static_cast<std::size_t>(f.id.kind());
+        t.runs[k].append(f.g, static_owners[k][f.id.index()], i);
+      }
+      ++j;
+    } else {
+      for (std::size_t k = 0; k < 3; ++k) t.runs[k].append(c.runs[k], i);
     }
-    near.ends[1] += near.ends[0];
-    near.ends[2] += near.ends[1];
+    for (Run& r : t.runs) r.end_place();
+  }
+  for (std::size_t k = 0; k < 3; ++k) c.runs[k].assign(t.runs[k]);
+  c.places = places;
+  c.epoch = epoch_;
+}
+
+void StaticContacts::touching(ShapeKind kind, const std::uint32_t* slots, const Chunk& c, Isa isa, Scratch& t) {
+  for (std::uint32_t p = 0; p < c.places; ++p) t.dynamic_keys[p] = std::uint64_t{slots[p]} << 32;
+  for (std::size_t k = 0; k < 3; ++k) {
+    const Run& run = c.runs[k];
+    const std::size_t n = run.begin[c.places];
+    const bool dynamic_first = kind <= static_cast<ShapeKind>(k);
+    const simd::PairKind pairs = pair_kind(kind, static_cast<ShapeKind>(k));
+    for (std::size_t w = 0; w < n; w += window) {
+      const std::size_t m = std::min(n - w, window);
+      const std::uint8_t* place = run.places.data() + w;
+      // Each listed shape's dynamic shape beside it.
+      for (std::size_t i = 0; i < m; ++i)
+        for (std::size_t col = 0; col < 4; ++col) t.dynamic[col][i] = t.packed[place[i]][col];
+      const simd::ShapeColumns d{{t.dynamic[0].data(), t.dynamic[1].data(), t.dynamic[2].data(), t.dynamic[3].data()}};
+      const simd::ShapeColumns s{{run.g[0].data() + w, run.g[1].data() + w, run.g[2].data() + w, run.g[3].data() + w}};
+      simd::test_pairs(isa, pairs, m, dynamic_first ? d : s, dynamic_first ? s : d, t.hits.data());
+      // The keys of the pairs that touch, gathered without a branch on the answers (a
+      // coin toss: a list holds about three shapes for every two that touch).
+      const std::uint32_t* statics = run.slots.data() + w;
+      std::size_t found = 0;
+      for (std::size_t i = 0; i < m; ++i) {
+        t.keys[found] = t.dynamic_keys[place[i]] | statics[i];
+        found += t.hits[i];
+      }
+      t.pairs.insert(t.pairs.end(), t.keys.begin(), t.keys.begin() + static_cast<std::ptrdiff_t>(found));
+    }
   }
 }
 
-template <ShapeKind static_kind, class S>
-void StaticContacts::batch_overlapping(const S& shape, const Aabb& box, std::uint32_t slot, const Candidate* begin,
-                                       const Candidate* end, Isa isa, Scratch& t) {
-  const ShapeKind kind = kind_of<S>();
-  float g[4];
-  pack(shape, g);
-  Batch& b = t.batches[3 * static_cast<std::size_t>(kind) + static_cast<std::size_t>(static_kind)];
-  // The shape's own side of the pairs kept from `from` on (the same for all of them).
-  auto fill_dynamic = [&](std::size_t from) {
-    for (std::size_t i = from; i < b.n; ++i) {
-      for (int j = 0; j < 4; ++j) b.dynamic[j][i] = g[j];
-      b.dynamic_slots[i] = slot;
-    }
-  };
-  std::size_t from = b.n, n = b.n;  // n in a register: b.n is written back only for flush
-  for (const Candidate* c = begin; c != end; ++c) {
-    // Every candidate is written at the batch's end and kept only if the bounds overlap:
-    // whether they do is close to a coin toss, which a branch would mispredict.
-    const Aabb cb = bounds_of<static_kind>(c->g);
-    const bool overlap =
-        (cb.min.x <= box.max.x) & (box.min.x <= cb.max.x) & (cb.min.y <= box.max.y) & (box.min.y <= cb.max.y);
-    for (int j = 0; j < 4; ++j) b.statics[j][n] = c->g[j];
-    b.static_slots[n] = c->slot;
-    n += overlap;
-    if (n == batch_pairs) {
-      b.n = n;
-      fill_dynamic(from);
-      flush(b, kind, static_kind, isa, t.pairs);
-      from = n = 0;
+void StaticContacts::within_margin(ShapeKind kind, const std::uint32_t* slots, const Chunk& c, float margin,
+                                   Scratch& t) {
+  for (std::uint32_t p = 0; p < c.places; ++p) {
+    const auto shape = unpack(kind, t.packed[p].data());
+    for (std::size_t k = 0; k < 3; ++k) {
+      const Run& run = c.runs[k];
+      for (std::uint32_t i = run.begin[p]; i < run.begin[p + 1]; ++i) {
+        const float g[4] = {run.g[0][i], run.g[1][i], run.g[2][i], run.g[3][i]};
+        const auto listed = unpack(static_cast<ShapeKind>(k), g);
+        if (std::visit([&](const auto& a,
+                           const auto& b) { return overlaps(t.boxes[p], bounds(b)) && within_distance(a, b, margin); },
+                       shape, listed))
+          t.pairs.push_back(std::uint64_t{slots[p]} << 32 | run.slots[i]);
+      }
     }
   }
-  b.n = n;
-  fill_dynamic(from);
-}
-
-template <class S>
-void StaticContacts::pairs_of(const S& shape, const Aabb& box, std::uint32_t slot, const Near& near, float margin,
-                              Isa isa, Scratch& t) {
-  const Candidate* c = near.statics.data();
-  if (margin != 0.0f) {
-    for (std::uint32_t i = 0, k = 0; i < near.statics.size(); ++i) {
-      while (i == near.ends[k]) ++k;
-      const auto g = unpack(static_cast<ShapeKind>(k), c[i].g);
-      if (std::visit([&](const auto& s) { return overlaps(box, bounds(s)) && within_distance(shape, s, margin); }, g))
-        t.pairs.push_back(std::uint64_t{slot} << 32 | c[i].slot);
-    }
-    return;
-  }
-  batch_overlapping<ShapeKind::segment>(shape, box, slot, c, c + near.ends[0], isa, t);
-  batch_overlapping<ShapeKind::circle>(shape, box, slot, c + near.ends[0], c + near.ends[1], isa, t);
-  batch_overlapping<ShapeKind::box>(shape, box, slot, c + near.ends[1], c + near.ends[2], isa, t);
 }
 
 void StaticContacts::find(const Scene& dynamic, const Owners& dynamic_owners, const GridIndex& statics,
@@ -237,39 +230,31 @@ void StaticContacts::find(const Scene& dynamic, const Owners& dynamic_owners, co
   for (Scratch& t : scratch_) t.pairs.clear();
   for (std::size_t k = 0; k < 3; ++k) {
     const auto kind = static_cast<ShapeKind>(k);
-    std::vector<Near>& nears = near_[k];
-    if (nears.size() < dynamic.count(kind)) nears.resize(dynamic.count(kind));
+    const auto count = static_cast<std::uint32_t>(dynamic.count(kind));
+    const std::uint32_t chunks = (count + chunk_places - 1) / chunk_places;
+    std::vector<Chunk>& kind_chunks = chunks_[k];
+    if (kind_chunks.size() < chunks) kind_chunks.resize(chunks);
     detail::parallel_for(
-        tbb::blocked_range<std::uint32_t>(0, static_cast<std::uint32_t>(dynamic.count(kind)), shapes_per_task),
-        [&](const tbb::blocked_range<std::uint32_t>& r) {
+        tbb::blocked_range<std::uint32_t>(0, chunks, 1), [&](const tbb::blocked_range<std::uint32_t>& r) {
           Scratch& t = scratch_.local();
-          find_stale(dynamic, kind, r.begin(), r.end(), margin, statics.cell_size(), t);
-          rebuild_stale(kind, statics, static_owners, t);
-          for (std::uint32_t i = r.begin(); i != r.end(); ++i) {
-            const std::uint32_t slot = dynamic_owners[k][i];
-            const Aabb& box = t.boxes[i - r.begin()];
-            switch (kind) {
-              case ShapeKind::segment:
-                pairs_of(dynamic.segment(i), box, slot, nears[i], margin, isa, t);
-                break;
-              case ShapeKind::circle:
-                pairs_of(dynamic.circle(i), box, slot, nears[i], margin, isa, t);
-                break;
-              case ShapeKind::box:
-                pairs_of(dynamic.box(i), box, slot, nears[i], margin, isa, t);
-                break;
-            }
+          for (std::uint32_t ch = r.begin(); ch != r.end(); ++ch) {
+            const std::uint32_t first = ch * chunk_places, places = std::min(chunk_places, count - first);
+            Chunk& c = kind_chunks[ch];
+            find_stale(dynamic, kind, first, places, c, margin, statics.cell_size(), t);
+            if (!t.stale.empty() || c.places != places) rebuild(c, places, statics, static_owners, t);
+            const std::uint32_t* slots = dynamic_owners[k].data() + first;
+            if (margin == 0.0f)
+              touching(kind, slots, c, isa, t);
+            else
+              within_margin(kind, slots, c, margin, t);
           }
-          // What is left in this task's batches.
-          for (std::size_t s = 0; s < 3; ++s)
-            flush(t.batches[3 * k + s], kind, static_cast<ShapeKind>(s), isa, t.pairs);
         });
   }
   for (const Scratch& t : scratch_) out.insert(out.end(), t.pairs.begin(), t.pairs.end());
 }
 
 void StaticContacts::release_memory() {
-  for (std::vector<Near>& nears : near_) std::vector<Near>().swap(nears);
+  for (std::vector<Chunk>& chunks : chunks_) std::vector<Chunk>().swap(chunks);
   scratch_.clear();
   ++epoch_;
 }

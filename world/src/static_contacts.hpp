@@ -5,18 +5,21 @@
 // per shape once the static shapes outgrow the cache (a million wall segments: rows and
 // columns far apart in memory), which is most of a frame. Shapes move a little per frame,
 // so each dynamic shape keeps a slack box around its bounds and a copy of the static shapes
-// that touch the slack box, and maybe a few more (geometry and slot, side by side; the
-// grid's candidates without their exact tests, GridIndex::candidates). While its bounds
-// (grown by the world's margin) stay in the slack box, its static pairs are among that
-// list: a static shape within distance m of the shape has a point in the bounds grown by
-// m, so it touches the slack box. Only a shape that leaves its slack box, or every shape after the static
-// shapes change (invalidate()), asks the grid again. Every pair reported passes
-// the exact test (intersects, or within_distance for a margin), so the answer does not
-// depend on what the lists hold, only on the shapes: it is exact and deterministic.
+// that touch the slack box, and maybe a few more (geometry and slot; the grid's candidates
+// without their exact tests, GridIndex::candidates). While its bounds (grown by the
+// world's margin) stay in the slack box, its static pairs are among that list: a static
+// shape within distance m of the shape has a point in the bounds grown by m, so it touches
+// the slack box. Only a shape that leaves its slack box, or every shape after the static
+// shapes change (invalidate()), asks the grid again. Every pair reported passes the exact
+// test (intersects, or within_distance for a margin), so the answer does not depend on
+// what the lists hold, only on the shapes: it is exact and deterministic.
 //
-// Without a margin the exact tests run in batches on the SIMD kernels (simd/
-// pair_kernels.hpp, the same answer as intersects on every ISA): the candidates whose
-// bounds overlap are gathered per kind of pair, as columns, and tested a batch at a time.
+// The lists of a chunk of dynamic shapes are stored together, as columns by kind of static
+// shape, so that without a margin the exact tests run on the SIMD kernels (simd/
+// pair_kernels.hpp, the same answer as intersects on every ISA) straight from the lists:
+// every listed static shape against its dynamic shape, a window at a time, the dynamic
+// side written out beside it. (A list holds about twice the shapes whose bounds overlap
+// the dynamic shape's; the kernels test the others for less than sorting them out costs.)
 #pragma once
 
 #include <tbb/enumerable_thread_specific.h>
@@ -52,70 +55,76 @@ class StaticContacts {
   void release_memory();
 
  private:
-  /// A static shape in a list: its packed geometry (pair_kernels.hpp: segment a b, circle
-  /// c r, box min max), from which its bounds follow, and its slot. 20 bytes, so that a
-  /// list of a dozen shapes is a few cache lines.
-  struct Candidate {
-    float g[4];
-    std::uint32_t slot;
+  /// The dynamic shapes of a kind are taken in chunks of this many places in the dynamic
+  /// scene: a chunk's lists are stored, rebuilt and tested together, by one task.
+  static constexpr std::uint32_t chunk_places = 256;  // a place in a chunk fits a byte (Run::places)
+  /// The static shapes of one kind in a chunk's lists, place after place, as columns: their
+  /// packed geometry (pair_kernels.hpp: segment a b, circle c r 0, box min max) and their
+  /// slots, and the place of each one's list, place after place: place i's are
+  /// [begin[i], begin[i + 1]); begin has a chunk's places + 1 entries.
+  struct Run {
+    std::array<std::vector<float>, 4> g;
+    std::vector<std::uint32_t> slots;
+    std::vector<std::uint8_t> places;
+    std::vector<std::uint32_t> begin;
+
+    void clear();
+    /// Place i's shapes of `from` appended (the place's new end is marked by end_place).
+    void append(const Run& from, std::uint32_t i);
+    void append(const float* g, std::uint32_t slot, std::uint32_t i);
+    void end_place() { begin.push_back(static_cast<std::uint32_t>(slots.size())); }
+    /// The same contents as `from`, in this run's memory (grown only when too small).
+    void assign(const Run& from);
   };
-  struct Near {
-    Aabb slack;
-    std::uint64_t epoch = 0;  // the lists are current when this is epoch_
-    // The statics by kind: segments, then circles, then boxes; ends[k] is where kind k's
-    // run ends.
-    std::array<std::uint32_t, 3> ends{};
-    std::vector<Candidate> statics;
+  struct Chunk {
+    std::uint64_t epoch = 0;   // the lists are current when this is epoch_
+    std::uint32_t places = 0;  // how many places (from the chunk's first) have lists
+    std::vector<Aabb> slack;   // by place
+    std::array<Run, 3> runs;   // by static kind
   };
-  /// The exact tests waiting for one kind of pair (dynamic kind, static kind): each
-  /// side's shapes as columns, and their slots.
-  static constexpr std::size_t batch_pairs = 512;  // a batch is tested when full (and at a task's end)
-  struct Batch {
-    std::size_t n = 0;
-    std::array<std::array<float, batch_pairs>, 4> dynamic, statics;
-    std::array<std::uint32_t, batch_pairs> dynamic_slots, static_slots;
-    std::array<std::uint8_t, batch_pairs> hits;
-    std::array<std::uint64_t, batch_pairs> found;  // flush's keys of the pairs that touch
-  };
-  /// A dynamic shape whose list is stale (its place in the dynamic scene), and the slack
-  /// box of its new list.
+  /// A place whose list is stale (in its chunk), and the slack box of its new list.
   struct Stale {
-    std::uint32_t dense;
+    std::uint32_t place;
     Aabb slack;
   };
+  /// The exact tests run on this many of a run's shapes at a time.
+  static constexpr std::size_t window = 512;
   struct Scratch {
-    std::vector<Aabb> boxes;  // of the task's shapes, grown by the margin (find_stale)
+    std::vector<Aabb> boxes;                   // of the chunk's shapes, grown by the margin
+    std::vector<std::array<float, 4>> packed;  // their packed geometry
     std::vector<Stale> stale;
-    std::array<std::vector<IndexedShape>, 2> found;  // rebuild_stale's last two queries
+    std::array<std::vector<IndexedShape>, 2> found;        // rebuild's last two queries
+    std::array<Run, 3> runs;                               // a chunk's runs as rebuild builds them
+    std::array<std::uint64_t, chunk_places> dynamic_keys;  // the chunk's shapes' slots << 32
+    std::array<std::array<float, window>, 4> dynamic;      // a window's dynamic side
+    std::array<std::uint8_t, window> hits;
+    std::array<std::uint64_t, window> keys;
     std::vector<std::uint64_t> pairs;
-    std::array<Batch, 9> batches;  // by 3 * dynamic kind + static kind
   };
 
-  template <ShapeKind static_kind, class S>
-  static void batch_overlapping(const S& shape, const Aabb& box, std::uint32_t slot, const Candidate* begin,
-                                const Candidate* end, Isa isa, Scratch& t);
-  /// The shapes [begin, end) of `kind` whose (grown) bounds left their slack box, or whose
-  /// list is from before the statics changed, into t.stale; their grown bounds into
-  /// t.boxes.
-  void find_stale(const Scene& dynamic, ShapeKind kind, std::uint32_t begin, std::uint32_t end, float margin,
-                  float cell, Scratch& t) const;
-  /// Their lists (of dynamic shapes of `kind`) built again, from the grid of static shapes.
-  void rebuild_stale(ShapeKind kind, const GridIndex& statics, const Owners& static_owners, Scratch& t);
-  /// A shape's pairs from its (current) list `near`, into the batches or t.pairs; `box`:
-  /// its bounds grown by the margin.
-  template <class S>
-  static void pairs_of(const S& shape, const Aabb& box, std::uint32_t slot, const Near& near, float margin, Isa isa,
-                       Scratch& t);
-  static void flush(Batch& b, ShapeKind dynamic_kind, ShapeKind static_kind, Isa isa, std::vector<std::uint64_t>& out);
+  /// The chunk's places [0, places) (from `first` in the dynamic scene, of `kind`): their
+  /// grown bounds and packed geometry into t.boxes and t.packed, and into t.stale those
+  /// whose bounds left their slack box, that have no list yet, or whose list is from
+  /// before the statics changed.
+  void find_stale(const Scene& dynamic, ShapeKind kind, std::uint32_t first, std::uint32_t places, const Chunk& c,
+                  float margin, float cell, Scratch& t) const;
+  /// The chunk's lists for its places [0, places), the stale ones built again from the
+  /// grid of static shapes, the others as they were.
+  void rebuild(Chunk& c, std::uint32_t places, const GridIndex& statics, const Owners& static_owners, Scratch& t) const;
+  /// The pairs of the chunk's shapes (of `kind`, whose slots are `slots`) with the static
+  /// shapes in their lists that touch them, tested in windows on the SIMD kernels, into
+  /// t.pairs.
+  static void touching(ShapeKind kind, const std::uint32_t* slots, const Chunk& c, Isa isa, Scratch& t);
+  /// The same with a margin: the pairs within distance `margin`, tested one by one.
+  static void within_margin(ShapeKind kind, const std::uint32_t* slots, const Chunk& c, float margin, Scratch& t);
 
   std::uint64_t epoch_ = 1;
-  // By dynamic kind, then the shape's place in the dynamic scene: memory for the dynamic
-  // shapes only, however many static shapes the world holds. A list is only a slack box
-  // and the static shapes touching it, true whichever shape reads it, so a list left at a
-  // place by a shape since moved elsewhere (Scene::swap_remove) is still a valid list for
-  // the shape now there; never shrunk, so that shapes created and destroyed between
-  // frames reuse the lists' memory.
-  std::array<std::vector<Near>, 3> near_;
+  // By dynamic kind, then chunk: memory for the dynamic shapes only, however many static
+  // shapes the world holds. A list is only a slack box and the static shapes touching it,
+  // true whichever shape reads it, so a list left at a place by a shape since moved
+  // elsewhere (Scene::swap_remove) is still a valid list for the shape now there; never
+  // shrunk, so that shapes created and destroyed between frames reuse the lists' memory.
+  std::array<std::vector<Chunk>, 3> chunks_;
   tbb::enumerable_thread_specific<Scratch> scratch_;
 };
 
