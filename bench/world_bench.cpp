@@ -9,7 +9,9 @@
 //   static_plus/S/D/T/M  S static segments (uniform) and D moving circles: move the circles
 //                      + step, against circles_alone/D/T/M, the same circles with no
 //                      statics; M = 0: each circle steps a tenth of its radius and back,
-//                      M = 1: each drifts on, a tenth of its radius per frame;
+//                      M = 1: each drifts on, a tenth of its radius per frame, M = 2: each
+//                      wanders, a random step of up to a tenth of its radius on each axis
+//                      per frame (drawn outside the timing);
 //   cast/L/T/W/B       casts into 1M static uniform segments: segments of length L (0: rays to
 //                      infinity), all hits or the nearest (W), one at a time or B per batch
 //                      on T threads; items per second are casts per second.
@@ -131,7 +133,8 @@ void frame_casts(benchmark::State& state) {
   for (auto _ : state) {
     world.move(handles, m.frame[f & 1]);
     world.step();
-    for (int i = 0; i < state.range(2); ++i) hits += world.cast_nearest(casts[(f * 4 + i) % casts.size()], ~std::uint64_t{0}) ? 1 : 0;
+    for (int i = 0; i < state.range(2); ++i)
+      hits += world.cast_nearest(casts[(f * 4 + i) % casts.size()], ~std::uint64_t{0}) ? 1 : 0;
     ++f;
   }
   state.counters["hits_per_frame"] = static_cast<double>(hits) / static_cast<double>(state.iterations());
@@ -162,7 +165,8 @@ BENCHMARK(box2d_frame)->Arg(100'000)->Unit(benchmark::kMillisecond)->UseRealTime
 
 /// D moving circles (from the mixed family's circles, or made on the uniform world) over
 /// S static uniform segments.
-void circles_over_statics(benchmark::State& state, std::uint64_t statics, std::uint64_t circles, bool drift) {
+enum class Motion { step, drift, wander };
+void circles_over_statics(benchmark::State& state, std::uint64_t statics, std::uint64_t circles, Motion motion) {
   WorldOptions o;
   o.threads = static_cast<unsigned>(state.range(2));
   World world(o);
@@ -186,9 +190,18 @@ void circles_over_statics(benchmark::State& state, std::uint64_t statics, std::u
   const std::vector<ShapeHandle> handles = create_all(world, start, BodyType::dynamic_body);
   world.step();  // builds the static grid once
   std::size_t f = 0, events = 0;
-  std::vector<Shape> drifted(start.size());
+  std::vector<Shape> drifted(start.size()), wandered(start);
   for (auto _ : state) {
-    if (drift) {
+    if (motion == Motion::wander) {
+      state.PauseTiming();
+      for (Shape& s : wandered) {
+        Circle& c = std::get<Circle>(s);
+        c.c.x += 0.05f * (2.0f * static_cast<float>(random.u()) - 1.0f);
+        c.c.y += 0.05f * (2.0f * static_cast<float>(random.u()) - 1.0f);
+      }
+      state.ResumeTiming();
+      world.move(handles, wandered);
+    } else if (motion == Motion::drift) {
       // Steadily right, a twentieth of the size per frame, back to the start every 200
       // frames (one frame in 200 moves every circle far).
       const float dx = 0.05f * static_cast<float>(f++ % 200);
@@ -209,16 +222,18 @@ void circles_over_statics(benchmark::State& state, std::uint64_t statics, std::u
 }
 void static_plus(benchmark::State& state) {
   circles_over_statics(state, static_cast<std::uint64_t>(state.range(0)), static_cast<std::uint64_t>(state.range(1)),
-                       state.range(3) != 0);
+                       static_cast<Motion>(state.range(3)));
 }
 void circles_alone(benchmark::State& state) {
-  circles_over_statics(state, 0, static_cast<std::uint64_t>(state.range(1)), state.range(3) != 0);
+  circles_over_statics(state, 0, static_cast<std::uint64_t>(state.range(1)), static_cast<Motion>(state.range(3)));
 }
 BENCHMARK(static_plus)
     ->Args({1'000'000, 10'000, 1, 0})
     ->Args({1'000'000, 10'000, 2, 0})
     ->Args({1'000'000, 10'000, 1, 1})
     ->Args({1'000'000, 10'000, 2, 1})
+    ->Args({1'000'000, 10'000, 1, 2})
+    ->Args({1'000'000, 10'000, 2, 2})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 BENCHMARK(circles_alone)
@@ -226,6 +241,8 @@ BENCHMARK(circles_alone)
     ->Args({0, 10'000, 2, 0})
     ->Args({0, 10'000, 1, 1})
     ->Args({0, 10'000, 2, 1})
+    ->Args({0, 10'000, 1, 2})
+    ->Args({0, 10'000, 2, 2})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
