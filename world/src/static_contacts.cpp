@@ -14,8 +14,6 @@
 namespace hitgrid {
 namespace {
 
-constexpr std::size_t shapes_per_task = 256;
-
 /// How far the slack box reaches past a shape's (grown) bounds: slack_per_side of their
 /// larger side, and at least slack_per_cell of a static cell, so that a shape moving a
 /// fraction of its size per frame asks the grid again only every few frames, while its
@@ -96,11 +94,14 @@ void StaticContacts::Run::clear() {
   begin.assign(1, 0);
 }
 
-void StaticContacts::Run::append(const Run& from, std::uint32_t i) {
-  const std::uint32_t b = from.begin[i], e = from.begin[i + 1];
+void StaticContacts::Run::append(const Run& from, std::uint32_t first, std::uint32_t last) {
+  if (first == last) return;
+  const std::uint32_t b = from.begin[first], e = from.begin[last];
+  const auto at = static_cast<std::uint32_t>(slots.size());
   for (std::size_t j = 0; j < 4; ++j) g[j].insert(g[j].end(), from.g[j].begin() + b, from.g[j].begin() + e);
   slots.insert(slots.end(), from.slots.begin() + b, from.slots.begin() + e);
-  places.insert(places.end(), e - b, static_cast<std::uint8_t>(i));
+  places.insert(places.end(), from.places.begin() + b, from.places.begin() + e);
+  for (std::uint32_t i = first; i != last; ++i) begin.push_back(from.begin[i + 1] - b + at);
 }
 
 void StaticContacts::Run::append(const float* shape, std::uint32_t slot, std::uint32_t i) {
@@ -154,24 +155,24 @@ void StaticContacts::rebuild(Chunk& c, std::uint32_t places, const GridIndex& st
   for (std::size_t j = 0; j < std::min(n, rows_ahead); ++j) statics.prefetch_rows(t.stale[j].slack);
   for (std::size_t j = 0; j < std::min(n, shapes_ahead); ++j) statics.prefetch_shapes(t.stale[j].slack);
   if (n != 0) query(0);
-  std::size_t j = 0;  // the next stale place
-  for (std::uint32_t i = 0; i != places; ++i) {
-    if (j < n && t.stale[j].place == i) {
-      if (j + rows_ahead < n) statics.prefetch_rows(t.stale[j + rows_ahead].slack);
-      if (j + shapes_ahead < n) statics.prefetch_shapes(t.stale[j + shapes_ahead].slack);
-      if (j + 1 < n) query(j + 1);
-      c.slack[i] = t.stale[j].slack;
-      // The statics that touch the slack box and maybe a few more (the grid's candidates).
-      for (const IndexedShape& f : t.found[j & 1]) {
-        const auto k = static_cast<std::size_t>(f.id.kind());
-        t.runs[k].append(f.g, static_owners[k][f.id.index()], i);
-      }
-      ++j;
-    } else {
-      for (std::size_t k = 0; k < 3; ++k) t.runs[k].append(c.runs[k], i);
+  // The places between two stale ones keep their lists: copied a stretch at a time.
+  std::uint32_t kept_from = 0;
+  for (std::size_t j = 0; j < n; ++j) {
+    if (j + rows_ahead < n) statics.prefetch_rows(t.stale[j + rows_ahead].slack);
+    if (j + shapes_ahead < n) statics.prefetch_shapes(t.stale[j + shapes_ahead].slack);
+    if (j + 1 < n) query(j + 1);
+    const std::uint32_t i = t.stale[j].place;
+    for (std::size_t k = 0; k < 3; ++k) t.runs[k].append(c.runs[k], kept_from, i);
+    c.slack[i] = t.stale[j].slack;
+    // The statics that touch the slack box and maybe a few more (the grid's candidates).
+    for (const IndexedShape& f : t.found[j & 1]) {
+      const auto k = static_cast<std::size_t>(f.id.kind());
+      t.runs[k].append(f.g, static_owners[k][f.id.index()], i);
     }
     for (Run& r : t.runs) r.end_place();
+    kept_from = i + 1;
   }
+  for (std::size_t k = 0; k < 3; ++k) t.runs[k].append(c.runs[k], kept_from, places);
   for (std::size_t k = 0; k < 3; ++k) c.runs[k].assign(t.runs[k]);
   c.places = places;
   c.epoch = epoch_;

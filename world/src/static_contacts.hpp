@@ -69,8 +69,9 @@ class StaticContacts {
     std::vector<std::uint32_t> begin;
 
     void clear();
-    /// Place i's shapes of `from` appended (the place's new end is marked by end_place).
-    void append(const Run& from, std::uint32_t i);
+    /// The lists of places [first, last) of `from` appended, as they were.
+    void append(const Run& from, std::uint32_t first, std::uint32_t last);
+    /// A shape appended to place i's list (the list's end marked by end_place).
     void append(const float* g, std::uint32_t slot, std::uint32_t i);
     void end_place() { begin.push_back(static_cast<std::uint32_t>(slots.size())); }
     /// The same contents as `from`, in this run's memory (grown only when too small).
