@@ -14,31 +14,36 @@
 namespace hitgrid {
 namespace {
 
-/// How far the slack box reaches past a shape's (grown) bounds: slack_per_side of their
-/// larger side, and at least slack_per_cell of a static cell, so that a shape moving a
-/// fraction of its size per frame asks the grid again only every few frames, while its
-/// list, walked every frame, holds only the static shapes within that reach.
-constexpr double slack_per_side = 0.25;
-constexpr double slack_per_cell = 0.35;
-/// A shape that left its slack box gets this many slacks more on the sides it crossed:
-/// with two, a shape going on keeps its box about three times as long, for a list about a
-/// third longer.
-constexpr float slacks_ahead = 2.0f;
-float slack_of(const Aabb& box, float cell) {
-  const double side = std::max(double{box.max.x} - box.min.x, double{box.max.y} - box.min.y);
-  const double s = std::max(slack_per_side * side, slack_per_cell * double{cell});
-  return s <= double{std::numeric_limits<float>::max()} ? static_cast<float>(s) : std::numeric_limits<float>::max();
-}
+/// How far the slack box reaches past a shape's (grown) bounds on every side, at least:
+/// min_slack_per_side of their larger side, and at least min_slack_per_cell of a static
+/// cell, so that a shape jittering by a fraction of its size stays in its box, while its
+/// list, tested every frame, holds only the static shapes within that reach.
+constexpr double min_slack_per_side = 0.1;
+constexpr double min_slack_per_cell = 0.1;
+/// A shape whose list lasted fewer than young_list frames (and did not reach ahead: the
+/// shape wanders rather than goes) gets slack_growth times the slack, up to max_slack times
+/// the least; one whose list lasted more than old_list frames gets slack_shrink times the
+/// slack, down to the least. Each shape's slack settles where its lists last between the
+/// two: its list is built again about once every young_list to old_list frames.
+constexpr std::uint32_t young_list = 32, old_list = 128;
+constexpr double slack_growth = 1.5, slack_shrink = 0.75, max_slack = 4.0;
+/// A shape that left its slack box gets, on the sides it went, the distance it went per
+/// frame since its list was built times frames_ahead: a shape going on at a steady speed
+/// asks the grid again about every frames_ahead frames, for a list that reaches that far
+/// ahead and no further. At most max_ahead times the larger of its side and a cell (a shape
+/// that jumped far, or a new shape in a list's place, is not a speed to plan for).
+constexpr double frames_ahead = 24.0;
+constexpr double max_ahead = 4.0;
+/// A list that reaches further than the least slack is built again once it is this old,
+/// with what the shape does now: a shape that stopped does not keep testing a long list.
+constexpr std::uint32_t max_age_grown = 256;
 
-/// A shape that left its slack box will likely go on the way it went: the new slack box
-/// `next` reaches `reach` further past each side of the old one it crossed. Only ever
-/// larger than `next`, so the lists stay complete whatever the shape does next.
-Aabb ahead(Aabb next, const Aabb& old, const Aabb& box, float reach) {
-  if (box.max.x > old.max.x) next.max.x = finite_float(float_at_least(double{next.max.x} + reach));
-  if (box.min.x < old.min.x) next.min.x = finite_float(float_at_most(double{next.min.x} - reach));
-  if (box.max.y > old.max.y) next.max.y = finite_float(float_at_least(double{next.max.y} + reach));
-  if (box.min.y < old.min.y) next.min.y = finite_float(float_at_most(double{next.min.y} - reach));
-  return next;
+double larger_side(const Aabb& box) { return std::max(double{box.max.x} - box.min.x, double{box.max.y} - box.min.y); }
+double min_slack(const Aabb& box, float cell) {
+  return std::max(min_slack_per_side * larger_side(box), min_slack_per_cell * double{cell});
+}
+Vec2d center_of(const Aabb& box) {
+  return {0.5 * (double{box.min.x} + box.max.x), 0.5 * (double{box.min.y} + box.max.y)};
 }
 
 /// The packed geometry of a shape (pair_kernels.hpp) and back.
@@ -127,18 +132,47 @@ void StaticContacts::find_stale(const Scene& dynamic, ShapeKind kind, std::uint3
   for (std::uint32_t i = 0; i != places; ++i) {
     const Aabb box = grown(bounds_and_packed(dynamic, kind, first + i, t.packed[i].data()), margin);
     t.boxes[i] = box;
-    if (i < kept && contains(c.slack[i], box)) continue;
-    const float slack = slack_of(box, cell);
-    Aabb next = grown(box, slack);
-    if (i < kept) next = ahead(next, c.slack[i], box, slacks_ahead * slack);
-    t.stale.push_back({i, next});
+    if (i < kept && contains(c.lists[i].slack, box) &&
+        !(c.lists[i].grown && frame_ - c.lists[i].built >= max_age_grown))
+      continue;
+    t.stale.push_back({i, next_list(box, cell, i < kept ? &c.lists[i] : nullptr)});
   }
+}
+
+StaticContacts::List StaticContacts::next_list(const Aabb& box, float cell, const List* old) const {
+  const double least = min_slack(box, cell);
+  double slack = least;
+  Vec2d v{0.0, 0.0};  // the way it went per frame since the old list was built
+  const Vec2d center = center_of(box);
+  if (old) {
+    const std::uint32_t age = std::max<std::uint32_t>(frame_ - old->built, 1);
+    slack = old->slack_reach;
+    if (age < young_list && !old->ahead) slack *= slack_growth;
+    if (age > old_list) slack *= slack_shrink;
+    slack = std::clamp(slack, least, max_slack * least);
+    v = {(center.x - old->center.x) / age, (center.y - old->center.y) / age};
+  }
+  const auto outward = [](double x) {
+    return x <= double{std::numeric_limits<float>::max()} ? static_cast<float>(x) : std::numeric_limits<float>::max();
+  };
+  List next{grown(box, outward(slack)), center, frame_, static_cast<float>(slack), false, false};
+  const double limit = max_ahead * std::max(larger_side(box), double{cell});
+  const double reach_x = std::min(std::abs(v.x) * frames_ahead, limit);
+  const double reach_y = std::min(std::abs(v.y) * frames_ahead, limit);
+  Aabb& s = next.slack;
+  if (v.x > 0) s.max.x = finite_float(float_at_least(double{s.max.x} + reach_x));
+  if (v.x < 0) s.min.x = finite_float(float_at_most(double{s.min.x} - reach_x));
+  if (v.y > 0) s.max.y = finite_float(float_at_least(double{s.max.y} + reach_y));
+  if (v.y < 0) s.min.y = finite_float(float_at_most(double{s.min.y} - reach_y));
+  next.ahead = std::max(reach_x, reach_y) > slack;
+  next.grown = next.ahead || slack > least;
+  return next;
 }
 
 void StaticContacts::rebuild(Chunk& c, std::uint32_t places, const GridIndex& statics, const Owners& static_owners,
                              Scratch& t) const {
   for (Run& r : t.runs) r.clear();
-  c.slack.resize(places);
+  c.lists.resize(places);
   const std::size_t n = t.stale.size();
   // Each list is a grid query whose rows and shapes lie far apart in memory, and then a
   // slot per static shape found, far apart too: the lists are built as a pipeline, whose
@@ -148,22 +182,22 @@ void StaticContacts::rebuild(Chunk& c, std::uint32_t places, const GridIndex& st
   constexpr std::size_t rows_ahead = 3, shapes_ahead = 2;
   auto query = [&](std::size_t j) {
     std::vector<IndexedShape>& found = t.found[j & 1];
-    statics.candidates(t.stale[j].slack, found);
+    statics.candidates(t.stale[j].list.slack, found);
     for (const IndexedShape& f : found)
       __builtin_prefetch(&static_owners[static_cast<std::size_t>(f.id.kind())][f.id.index()]);
   };
-  for (std::size_t j = 0; j < std::min(n, rows_ahead); ++j) statics.prefetch_rows(t.stale[j].slack);
-  for (std::size_t j = 0; j < std::min(n, shapes_ahead); ++j) statics.prefetch_shapes(t.stale[j].slack);
+  for (std::size_t j = 0; j < std::min(n, rows_ahead); ++j) statics.prefetch_rows(t.stale[j].list.slack);
+  for (std::size_t j = 0; j < std::min(n, shapes_ahead); ++j) statics.prefetch_shapes(t.stale[j].list.slack);
   if (n != 0) query(0);
   // The places between two stale ones keep their lists: copied a stretch at a time.
   std::uint32_t kept_from = 0;
   for (std::size_t j = 0; j < n; ++j) {
-    if (j + rows_ahead < n) statics.prefetch_rows(t.stale[j + rows_ahead].slack);
-    if (j + shapes_ahead < n) statics.prefetch_shapes(t.stale[j + shapes_ahead].slack);
+    if (j + rows_ahead < n) statics.prefetch_rows(t.stale[j + rows_ahead].list.slack);
+    if (j + shapes_ahead < n) statics.prefetch_shapes(t.stale[j + shapes_ahead].list.slack);
     if (j + 1 < n) query(j + 1);
     const std::uint32_t i = t.stale[j].place;
     for (std::size_t k = 0; k < 3; ++k) t.runs[k].append(c.runs[k], kept_from, i);
-    c.slack[i] = t.stale[j].slack;
+    c.lists[i] = t.stale[j].list;
     // The statics that touch the slack box and maybe a few more (the grid's candidates).
     for (const IndexedShape& f : t.found[j & 1]) {
       const auto k = static_cast<std::size_t>(f.id.kind());
@@ -229,6 +263,7 @@ void StaticContacts::find(const Scene& dynamic, const Owners& dynamic_owners, co
                           const Owners& static_owners, float margin, Isa isa, std::vector<std::uint64_t>& out) {
   if (statics.size() == 0 || dynamic.empty()) return;
   for (Scratch& t : scratch_) t.pairs.clear();
+  ++frame_;
   for (std::size_t k = 0; k < 3; ++k) {
     const auto kind = static_cast<ShapeKind>(k);
     const auto count = static_cast<std::uint32_t>(dynamic.count(kind));

@@ -77,16 +77,26 @@ class StaticContacts {
     /// The same contents as `from`, in this run's memory (grown only when too small).
     void assign(const Run& from);
   };
+  /// A place's list: its slack box, and what next_list reads when the shape leaves it:
+  /// where the shape was and the frame when it was built (how fast it goes), and its slack.
+  struct List {
+    Aabb slack;
+    Vec2d center;
+    std::uint32_t built;
+    float slack_reach;  // how far slack reaches past the shape's bounds on every side
+    bool ahead;         // further than slack_reach on some side (the shape was going)
+    bool grown;         // further than the least slack on some side
+  };
   struct Chunk {
     std::uint64_t epoch = 0;   // the lists are current when this is epoch_
     std::uint32_t places = 0;  // how many places (from the chunk's first) have lists
-    std::vector<Aabb> slack;   // by place
+    std::vector<List> lists;   // by place
     std::array<Run, 3> runs;   // by static kind
   };
-  /// A place whose list is stale (in its chunk), and the slack box of its new list.
+  /// A place whose list is stale (in its chunk), and its new list.
   struct Stale {
     std::uint32_t place;
-    Aabb slack;
+    List list;
   };
   /// The exact tests run on this many of a run's shapes at a time.
   static constexpr std::size_t window = 512;
@@ -109,6 +119,11 @@ class StaticContacts {
   /// before the statics changed.
   void find_stale(const Scene& dynamic, ShapeKind kind, std::uint32_t first, std::uint32_t places, const Chunk& c,
                   float margin, float cell, Scratch& t) const;
+  /// The list for a shape with bounds `box` (grown by the margin) that left `old` (null:
+  /// it had none): its slack box reaches past the bounds by a slack that grows for shapes
+  /// whose lists do not last and shrinks for those whose lists last long, and further ahead
+  /// on the sides the shape went since `old` was built.
+  List next_list(const Aabb& box, float cell, const List* old) const;
   /// The chunk's lists for its places [0, places), the stale ones built again from the
   /// grid of static shapes, the others as they were.
   void rebuild(Chunk& c, std::uint32_t places, const GridIndex& statics, const Owners& static_owners, Scratch& t) const;
@@ -120,6 +135,7 @@ class StaticContacts {
   static void within_margin(ShapeKind kind, const std::uint32_t* slots, const Chunk& c, float margin, Scratch& t);
 
   std::uint64_t epoch_ = 1;
+  std::uint32_t frame_ = 0;  // find() calls (modulo 2^32: only differences are read)
   // By dynamic kind, then chunk: memory for the dynamic shapes only, however many static
   // shapes the world holds. A list is only a slack box and the static shapes touching it,
   // true whichever shape reads it, so a list left at a place by a shape since moved
