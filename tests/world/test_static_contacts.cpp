@@ -902,3 +902,64 @@ TEST_CASE("static contacts find nothing without static or dynamic shapes, and ev
     contacts.check(execs, 8, dynamics, index, statics, margin, all);
   }
 }
+
+TEST_CASE("lists follow how each shape moves, jittering, wandering, going on, stopping, with exact keys every frame",
+          "[world][static_contacts]") {
+  // 600 frames of 120 dynamic shapes over 600 static ones: a third jitter in place (a
+  // step and back), a third wander (a random step on each axis), a third go on steadily
+  // for 200 frames, turn, and stop at frame 300. Their lists' slack and reach ahead follow
+  // (static_contacts.cpp, next_list); whatever they do, every frame's keys are the brute
+  // force's. The counts show the lists did adapt: built again while shapes went on, reaching
+  // ahead, and built again when lists grown for a shape that since stopped got old.
+  SplitMix64 r(test::test_seed(71));
+  const double world = 40;
+  Slots static_slots, dynamic_slots;
+  Side statics, dynamics;
+  for (const Body& b : random_statics(r, static_slots, 600, world)) statics.add(b, {});
+  const GridIndex index(statics.scene);
+  std::vector<Body> bodies;
+  for (int i = 0; i < 120; ++i) {
+    Body b = random_body(r, kinds[i % 3], dynamic_slots.next(), 4, world - 4, 1.0);
+    b.vx = 0.04 * (r.u() < 0.5 ? -1 : 1), b.vy = 0.03 * (r.u() < 0.5 ? -1 : 1);
+    bodies.push_back(b);
+  }
+  for (const Body& b : bodies) dynamics.add(b, {});
+  StaticContacts contacts;
+  tbb::task_arena two(2);
+  for (int f = 0; f < 600; ++f) {
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+      Body& b = bodies[i];
+      switch (i % 3) {
+        case 0:
+          b.x += f % 2 == 0 ? 0.05 : -0.05;
+          break;
+        case 1:
+          b.x += 0.05 * (2 * r.u() - 1), b.y += 0.05 * (2 * r.u() - 1);
+          break;
+        default:
+          if (f == 200) b.vx = -b.vx, b.vy = -b.vy;
+          if (f < 300) b.x += b.vx, b.y += b.vy;
+          break;
+      }
+      dynamics.bodies[at(b.kind)][static_cast<std::size_t>(std::find_if(dynamics.owners[at(b.kind)].begin(),
+                                                                        dynamics.owners[at(b.kind)].end(),
+                                                                        [&](std::uint32_t s) { return s == b.slot; }) -
+                                                           dynamics.owners[at(b.kind)].begin())] = b;
+    }
+    dynamics.place_all({});
+    const Exec exec{f % 2 == 0 ? best_isa() : Isa::scalar, &two, {}, ""};
+    INFO("frame " << f);
+    const std::vector<std::uint64_t> want =
+        brute_force(dynamics.scene, dynamics.owners, statics.scene, statics.owners, 0.0f);
+    const std::vector<std::uint64_t> got =
+        find_keys(contacts, exec, dynamics.scene, dynamics.owners, index, statics.owners, 0.0f);
+    REQUIRE(difference(got, want) == "");
+  }
+  const StaticContacts::Counts& c = contacts.counts();
+  INFO(c.lists_built << " lists built, " << c.lists_ahead << " ahead, " << c.lists_built_aged << " aged");
+  CHECK(c.finds == 600);
+  CHECK(c.lists_built > 400);       // 120 at first, then the wandering and going shapes'
+  CHECK(c.lists_ahead > 200);       // the going shapes', most times they left their box
+  CHECK(c.lists_built_aged >= 30);  // the stopped shapes' lists, 256 frames after built
+  CHECK(c.listed > 0);
+}

@@ -132,10 +132,12 @@ void StaticContacts::find_stale(const Scene& dynamic, ShapeKind kind, std::uint3
   for (std::uint32_t i = 0; i != places; ++i) {
     const Aabb box = grown(bounds_and_packed(dynamic, kind, first + i, t.packed[i].data()), margin);
     t.boxes[i] = box;
-    if (i < kept && contains(c.lists[i].slack, box) &&
-        !(c.lists[i].grown && frame_ - c.lists[i].built >= max_age_grown))
-      continue;
+    if (i < kept && contains(c.lists[i].slack, box)) {
+      if (!(c.lists[i].grown && frame_ - c.lists[i].built >= max_age_grown)) continue;
+      ++t.counts.lists_built_aged;
+    }
     t.stale.push_back({i, next_list(box, cell, i < kept ? &c.lists[i] : nullptr)});
+    t.counts.lists_ahead += t.stale.back().list.ahead;
   }
 }
 
@@ -262,7 +264,10 @@ void StaticContacts::within_margin(ShapeKind kind, const std::uint32_t* slots, c
 void StaticContacts::find(const Scene& dynamic, const Owners& dynamic_owners, const GridIndex& statics,
                           const Owners& static_owners, float margin, Isa isa, std::vector<std::uint64_t>& out) {
   if (statics.size() == 0 || dynamic.empty()) return;
-  for (Scratch& t : scratch_) t.pairs.clear();
+  for (Scratch& t : scratch_) {
+    t.pairs.clear();
+    t.counts = {};
+  }
   ++frame_;
   for (std::size_t k = 0; k < 3; ++k) {
     const auto kind = static_cast<ShapeKind>(k);
@@ -278,6 +283,8 @@ void StaticContacts::find(const Scene& dynamic, const Owners& dynamic_owners, co
             Chunk& c = kind_chunks[ch];
             find_stale(dynamic, kind, first, places, c, margin, statics.cell_size(), t);
             if (!t.stale.empty() || c.places != places) rebuild(c, places, statics, static_owners, t);
+            t.counts.lists_built += t.stale.size();
+            for (const Run& run : c.runs) t.counts.listed += run.begin[places];
             const std::uint32_t* slots = dynamic_owners[k].data() + first;
             if (margin == 0.0f)
               touching(kind, slots, c, isa, t);
@@ -286,7 +293,15 @@ void StaticContacts::find(const Scene& dynamic, const Owners& dynamic_owners, co
           }
         });
   }
-  for (const Scratch& t : scratch_) out.insert(out.end(), t.pairs.begin(), t.pairs.end());
+  ++counts_.finds;
+  counts_.listed = 0;
+  for (const Scratch& t : scratch_) {
+    out.insert(out.end(), t.pairs.begin(), t.pairs.end());
+    counts_.lists_built += t.counts.lists_built;
+    counts_.lists_built_aged += t.counts.lists_built_aged;
+    counts_.lists_ahead += t.counts.lists_ahead;
+    counts_.listed += t.counts.listed;
+  }
 }
 
 void StaticContacts::release_memory() {

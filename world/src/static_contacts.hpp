@@ -54,6 +54,17 @@ class StaticContacts {
   /// Gives back the lists (the next find() builds them again).
   void release_memory();
 
+  /// What find() did since construction (for tests and benchmarks: the answer does not
+  /// depend on it).
+  struct Counts {
+    std::uint64_t finds = 0;
+    std::uint64_t lists_built = 0;       // from the static grid, new or again
+    std::uint64_t lists_built_aged = 0;  // of those, because a grown list got old
+    std::uint64_t lists_ahead = 0;       // of those, reaching ahead of the shape
+    std::uint64_t listed = 0;            // static shapes in the lists the last find() tested
+  };
+  const Counts& counts() const { return counts_; }
+
  private:
   /// The dynamic shapes of a kind are taken in chunks of this many places in the dynamic
   /// scene: a chunk's lists are stored, rebuilt and tested together, by one task.
@@ -111,6 +122,7 @@ class StaticContacts {
     std::array<std::uint8_t, window> hits;
     std::array<std::uint64_t, window> keys;
     std::vector<std::uint64_t> pairs;
+    Counts counts;  // this find()'s, of this thread's chunks
   };
 
   /// The chunk's places [0, places) (from `first` in the dynamic scene, of `kind`): their
@@ -136,6 +148,7 @@ class StaticContacts {
 
   std::uint64_t epoch_ = 1;
   std::uint32_t frame_ = 0;  // find() calls (modulo 2^32: only differences are read)
+  Counts counts_;
   // By dynamic kind, then chunk: memory for the dynamic shapes only, however many static
   // shapes the world holds. A list is only a slack box and the static shapes touching it,
   // true whichever shape reads it, so a list left at a place by a shape since moved
