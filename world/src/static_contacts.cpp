@@ -61,20 +61,42 @@ std::variant<Segment, Circle, Box> unpack(ShapeKind kind, const float* g) {
   }
 }
 
-/// The bounds of shape i of `kind` in `scene`, and its packed geometry into g.
-Aabb bounds_and_packed(const Scene& scene, ShapeKind kind, std::uint32_t i, float* g) {
+/// Shape i of `kind` in `scene` packed into g.
+void pack_shape(const Scene& scene, ShapeKind kind, std::uint32_t i, float* g) {
   switch (kind) {
     case ShapeKind::segment:
-      pack(scene.segment(i), g);
-      return bounds(scene.segment(i));
+      return pack(scene.segment(i), g);
     case ShapeKind::circle:
-      pack(scene.circle(i), g);
-      return bounds(scene.circle(i));
+      return pack(scene.circle(i), g);
     case ShapeKind::box:
       break;
   }
   pack(scene.box(i), g);
-  return bounds(scene.box(i));
+}
+
+/// The bounds of a packed shape of `kind`.
+Aabb packed_bounds(ShapeKind kind, const float* g) {
+  switch (kind) {
+    case ShapeKind::segment:
+      return bounds(Segment{{g[0], g[1]}, {g[2], g[3]}});
+    case ShapeKind::circle:
+      return bounds(Circle{{g[0], g[1]}, g[2]});
+    case ShapeKind::box:
+      break;
+  }
+  return {{g[0], g[1]}, {g[2], g[3]}};
+}
+
+/// Whether the disk of a packed circle (c, r) lies within `slack` with room to spare, in a
+/// few double operations: the test a circle's list passes every frame, without rounding its
+/// bounds outward float by float. Each side c -+ r is computed within (|c| + r) 2^-52 of its
+/// exact value; the margin asked, (|cx| + |cy| + r) 2^-50, is more than that, so true means
+/// the disk is in the box. False proves nothing (the exact bounds decide then).
+bool disk_surely_in(const Aabb& slack, const float* g) {
+  const double cx = g[0], cy = g[1], r = g[2];
+  const double room = (std::abs(cx) + std::abs(cy) + r) * 0x1p-50;
+  return slack.min.x < cx - r - room && cx + r + room < slack.max.x && slack.min.y < cy - r - room &&
+         cy + r + room < slack.max.y;
 }
 
 /// The kernel's kind for a pair of shape kinds (the kernels take the kinds in the order
@@ -129,11 +151,18 @@ void StaticContacts::find_stale(const Scene& dynamic, ShapeKind kind, std::uint3
   t.packed.resize(places);
   // The lists of places [0, kept) are from the current statics.
   const std::uint32_t kept = c.epoch == epoch_ ? std::min(places, c.places) : 0;
+  // A disk in its box needs neither its bounds (no margin: touching() does not read them)
+  // nor the exact test.
+  const bool disks = kind == ShapeKind::circle && margin == 0.0f;
   for (std::uint32_t i = 0; i != places; ++i) {
-    const Aabb box = grown(bounds_and_packed(dynamic, kind, first + i, t.packed[i].data()), margin);
+    float* g = t.packed[i].data();
+    pack_shape(dynamic, kind, first + i, g);
+    const bool aged = i < kept && c.lists[i].grown && frame_ - c.lists[i].built >= max_age_grown;
+    if (disks && i < kept && !aged && disk_surely_in(c.lists[i].slack, g)) continue;
+    const Aabb box = grown(packed_bounds(kind, g), margin);
     t.boxes[i] = box;
     if (i < kept && contains(c.lists[i].slack, box)) {
-      if (!(c.lists[i].grown && frame_ - c.lists[i].built >= max_age_grown)) continue;
+      if (!aged) continue;
       ++t.counts.lists_built_aged;
     }
     t.stale.push_back({i, next_list(box, cell, i < kept ? &c.lists[i] : nullptr)});

@@ -112,7 +112,7 @@ class StaticContacts {
   /// The exact tests run on this many of a run's shapes at a time.
   static constexpr std::size_t window = 512;
   struct Scratch {
-    std::vector<Aabb> boxes;                   // of the chunk's shapes, grown by the margin
+    std::vector<Aabb> boxes;                   // of the chunk's shapes, grown by the margin (find_stale)
     std::vector<std::array<float, 4>> packed;  // their packed geometry
     std::vector<Stale> stale;
     std::array<std::vector<IndexedShape>, 2> found;        // rebuild's last two queries
@@ -126,9 +126,10 @@ class StaticContacts {
   };
 
   /// The chunk's places [0, places) (from `first` in the dynamic scene, of `kind`): their
-  /// grown bounds and packed geometry into t.boxes and t.packed, and into t.stale those
-  /// whose bounds left their slack box, that have no list yet, or whose list is from
-  /// before the statics changed.
+  /// packed geometry into t.packed, and their bounds grown by the margin into t.boxes (all
+  /// of them with a margin, else at least the stale ones'); into t.stale those whose bounds
+  /// left their slack box, that have no list yet, whose list is from before the statics
+  /// changed, or whose list grew and got old.
   void find_stale(const Scene& dynamic, ShapeKind kind, std::uint32_t first, std::uint32_t places, const Chunk& c,
                   float margin, float cell, Scratch& t) const;
   /// The list for a shape with bounds `box` (grown by the margin) that left `old` (null:
