@@ -245,6 +245,7 @@ struct World::State {
     if (!(s.filter == ShapeFilter{})) --filtered;
     if (s.generation == last_generation) return;  // retired
     generations[slot] = ++s.generation;
+    slots_released = true;
     free.push_back(slot);
     std::push_heap(free.begin(), free.end(), std::greater<>());
   }
@@ -323,9 +324,6 @@ struct World::State {
       sort_keys(pair_keys, 2 * slot_bits, sort_scratch);
       pair_keys.erase(std::unique(pair_keys.begin(), pair_keys.end()), pair_keys.end());
       if (!pair_keys.empty() && pair_keys.back() == refused_key()) pair_keys.pop_back();
-      next.resize(pair_keys.size());
-      detail::parallel_for(std::size_t{0}, pieces_of(pair_keys.size()),
-                           [&](std::size_t k) { handles_of_keys(k * pairs_per_piece); });
     });
   }
 
@@ -441,22 +439,6 @@ struct World::State {
     }
   }
 
-  /// next[i] for the piece of pair_keys from `first` on: the keys' slots as handles.
-  void handles_of_keys(std::size_t first) {
-    const std::size_t last = std::min(first + pairs_per_piece, pair_keys.size());
-    const std::uint64_t low = (std::uint64_t{1} << slot_bits) - 1;
-    // Pairs far apart in slots read generations far apart: fetched a few pairs ahead.
-    constexpr std::size_t ahead = 16;
-    for (std::size_t i = first; i < last; ++i) {
-      if (i + ahead < last) {
-        __builtin_prefetch(&generations[pair_keys[i + ahead] >> slot_bits]);
-        __builtin_prefetch(&generations[pair_keys[i + ahead] & low]);
-      }
-      next[i] = {handle_of(static_cast<std::uint32_t>(pair_keys[i] >> slot_bits)),
-                 handle_of(static_cast<std::uint32_t>(pair_keys[i] & low))};
-    }
-  }
-
   /// The swept disk's bounds, rounded outward one float step past the double values, so
   /// that they hold the exact path (c + v is formed in double with error below a float's
   /// step).
@@ -556,21 +538,23 @@ struct World::State {
   struct Events {
     std::vector<HandlePair> begins, ends;
   };
-  /// begins = next \ current, ends = current \ next (both sorted by slot key; a slot pair
-  /// whose generations differ is a different pair: a shape destroyed and its slot reused),
-  /// then next becomes current. In pieces of next that run in parallel: piece k diffs next's
-  /// pairs from k * pairs_per_piece on against current's from the first whose key is not
+  /// The step's pairs by handle (next, from the sorted pair_keys), and its events:
+  /// begins = next \ current and ends = current \ next (both sorted by slot key; a slot pair whose
+  /// generations differ is a different pair: a shape destroyed and its slot reused), then
+  /// next becomes current. In pieces of pair_keys that run in parallel: piece k merges the
+  /// keys from k * pairs_per_piece on with current's pairs from the first whose key is not
   /// below the piece's first key (and before the next piece's). The pieces split the keys
   /// in order, so their events, concatenated, are those of one merge of the two lists,
   /// whatever the threads.
   void find_events() {
-    const std::size_t pieces = std::max<std::size_t>(1, pieces_of(next.size()));
+    next.resize(pair_keys.size());
+    const std::size_t pieces = std::max<std::size_t>(1, pieces_of(pair_keys.size()));
     if (event_pieces.size() < pieces) event_pieces.resize(pieces);
     // Where piece k starts in current.
     auto current_at = [&](std::size_t k) -> std::size_t {
       if (k == 0) return 0;
       if (k == pieces) return current.size();
-      const std::uint64_t key = slot_key(next[k * pairs_per_piece]);
+      const std::uint64_t key = as_slot_key(pair_keys[k * pairs_per_piece]);
       return static_cast<std::size_t>(
           std::lower_bound(current.begin(), current.end(), key,
                            [](const HandlePair& p, std::uint64_t first) { return slot_key(p) < first; }) -
@@ -578,8 +562,8 @@ struct World::State {
     };
     run_frame([&] {
       detail::parallel_for(std::size_t{0}, pieces, [&](std::size_t k) {
-        diff(current_at(k), current_at(k + 1), std::min(k * pairs_per_piece, next.size()),
-             std::min((k + 1) * pairs_per_piece, next.size()), event_pieces[k]);
+        merge(current_at(k), current_at(k + 1), std::min(k * pairs_per_piece, pair_keys.size()),
+              std::min((k + 1) * pairs_per_piece, pair_keys.size()), event_pieces[k]);
       });
     });
     begins.clear();
@@ -589,28 +573,46 @@ struct World::State {
       ends.insert(ends.end(), event_pieces[k].ends.begin(), event_pieces[k].ends.end());
     }
     current.swap(next);
+    slots_released = false;
   }
 
-  /// The events of current[i, i_end) against next[j, j_end) (one merge), into `out`.
-  void diff(std::size_t i, std::size_t i_end, std::size_t j, std::size_t j_end, Events& out) const {
+  /// A pair key (lower slot << slot_bits | higher) as a slot key (lower << 32 | higher).
+  std::uint64_t as_slot_key(std::uint64_t key) const {
+    return (key >> slot_bits) << 32 | (key & ((std::uint64_t{1} << slot_bits) - 1));
+  }
+
+  /// next[j, j_end) from pair_keys, merged with current[i, i_end): the events into `out`.
+  /// A pair of slots in both lists is the same pair unless a slot was released since the
+  /// last step (and perhaps used again): while none was, its handles are current's, and
+  /// only new pairs read the slots' generations (far apart in memory, so fetched a few
+  /// pairs ahead when the pair there is not current's).
+  void merge(std::size_t i, std::size_t i_end, std::size_t j, std::size_t j_end, Events& out) {
     out.begins.clear();
     out.ends.clear();
-    while (i < i_end || j < j_end) {
-      if (j == j_end || (i < i_end && slot_key(current[i]) < slot_key(next[j]))) {
-        out.ends.push_back(current[i++]);
-      } else if (i == i_end || slot_key(next[j]) < slot_key(current[i])) {
-        out.begins.push_back(next[j++]);
-      } else {
-        // The same slots: the same pair unless a slot was used again since (a new
-        // generation), which ends the old pair and begins the new one.
-        if (!(current[i] == next[j])) {
-          out.ends.push_back(current[i]);
-          out.begins.push_back(next[j]);
-        }
-        ++i;
-        ++j;
+    const std::uint64_t low = (std::uint64_t{1} << slot_bits) - 1;
+    constexpr std::size_t ahead = 16;
+    for (; j < j_end; ++j) {
+      if (j + ahead < j_end &&
+          (slots_released || i + ahead >= i_end || slot_key(current[i + ahead]) != as_slot_key(pair_keys[j + ahead]))) {
+        __builtin_prefetch(&generations[pair_keys[j + ahead] >> slot_bits]);
+        __builtin_prefetch(&generations[pair_keys[j + ahead] & low]);
+      }
+      const std::uint64_t key = as_slot_key(pair_keys[j]);
+      while (i < i_end && slot_key(current[i]) < key) out.ends.push_back(current[i++]);
+      const bool both = i < i_end && slot_key(current[i]) == key;
+      if (both && !slots_released) {
+        next[j] = current[i++];
+        continue;
+      }
+      next[j] = {handle_of(static_cast<std::uint32_t>(key >> 32)), handle_of(static_cast<std::uint32_t>(key))};
+      if (!both) {
+        out.begins.push_back(next[j]);
+      } else if (!(current[i++] == next[j])) {
+        out.ends.push_back(current[i - 1]);
+        out.begins.push_back(next[j]);
       }
     }
+    while (i < i_end) out.ends.push_back(current[i++]);
   }
 
   WorldOptions options;
@@ -619,6 +621,7 @@ struct World::State {
 
   std::vector<Slot> slots;
   std::vector<std::uint32_t> generations;  // slots[i].generation, compact: read per pair
+  bool slots_released = false;             // a generation changed since the last step
   std::size_t filtered = 0;                // live shapes whose filter is not the default
   std::vector<std::uint32_t> free;         // a min-heap of free slots
   std::size_t live_count = 0;
