@@ -248,18 +248,21 @@ struct GridIndex::Impl {
   /// search.
   void search_row(std::size_t k, std::int64_t col_lo, std::int64_t col_hi, const RangeSearch& s, std::uint32_t q,
                   Scratch& t) const {
-    const HomeGrid& home = grid.home;
-    const HomeGrid::Row& row = home.rows()[k];
-    std::uint32_t begin, end;
+    const auto [begin, end] = row_positions(k, col_lo, col_hi);
+    if (begin < end) kernels.range_pairs(s, q, begin, end, t.candidates);
+  }
+
+  /// The positions in the columns of row k's shapes with home columns in [col_lo,
+  /// col_hi] (absolute).
+  std::pair<std::uint32_t, std::uint32_t> row_positions(std::size_t k, std::int64_t col_lo, std::int64_t col_hi) const {
     if (!column_table.empty()) {
       const auto [lo, hi] = column_entries(k, col_lo, col_hi);
-      begin = *lo;
-      end = *hi;
-    } else {
-      begin = home.first_col_at_least(row.begin, row.end, col_lo);
-      end = home.first_col_at_least(begin, row.end, col_hi + 1);
+      return {*lo, *hi};
     }
-    if (begin < end) kernels.range_pairs(s, q, begin, end, t.candidates);
+    const HomeGrid& home = grid.home;
+    const HomeGrid::Row& row = home.rows()[k];
+    const std::uint32_t begin = home.first_col_at_least(row.begin, row.end, col_lo);
+    return {begin, home.first_col_at_least(begin, row.end, col_hi + 1)};
   }
 
   /// `box` within the indexed shapes' extent (which holds every one of them: a shape
@@ -298,13 +301,12 @@ struct GridIndex::Impl {
   }
 
   /// GridIndex::prefetch_rows (shapes = false) and prefetch_shapes (true): what
-  /// small_in_box and search_row will read for `box`.
+  /// small_candidates will read for `box` (the column table, the rows' items).
   void prefetch(const Aabb& query_box, bool shapes) const {
     const std::optional<Aabb> box = within_extent(query_box);
     if (!box || grid.tiled_only || grid.home.small_count() == 0 || column_table.empty()) return;
     const HomeGrid& home = grid.home;
     const BoxCells c = cells_of(*box);
-    const HomeGrid::Columns at = home.columns();
     for (std::size_t k = c.first; k < c.last; ++k) {
       const auto [lo, hi] = column_entries(k, c.col_lo, c.col_hi);
       if (!shapes) {
@@ -314,12 +316,28 @@ struct GridIndex::Impl {
       }
       const std::uint32_t begin = *lo, end = *hi;
       if (begin >= end) continue;
-      for (const float* column : {at.minx, at.miny, at.maxx, at.maxy}) {
-        __builtin_prefetch(column + begin);
-        __builtin_prefetch(column + end - 1);
-      }
       __builtin_prefetch(&home.item_at(begin));
       __builtin_prefetch(&home.item_at(end - 1) + 1);  // an item may end on the next line
+    }
+  }
+
+  /// The small shapes whose bounds meet `box`, with their geometry, into `out`: the home
+  /// cells a small shape meeting the box can have (small_in_box's), each shape's bounds
+  /// from its item (bounds_of: the columns' boxes), so that the query reads a row's items
+  /// and not its four columns too (a query of a large index waits on memory, line by line).
+  void small_candidates(const Aabb& query_box, std::vector<IndexedShape>& out) const {
+    const std::optional<Aabb> within = within_extent(query_box);
+    if (!within || grid.tiled_only || grid.home.small_count() == 0) return;
+    const Aabb& box = *within;
+    const HomeGrid& home = grid.home;
+    const BoxCells c = cells_of(box);
+    for (std::size_t k = c.first; k < c.last; ++k) {
+      const auto [begin, end] = row_positions(k, c.col_lo, c.col_hi);
+      for (std::uint32_t p = begin; p < end; ++p) {
+        const HomeGrid::Item& item = home.item_at(p);
+        if (overlaps(bounds_of(grid.kinds.kind(item.shape), item.g), box))
+          out.push_back(indexed(grid.kinds, item.shape, item.g));
+      }
     }
   }
 
@@ -464,9 +482,10 @@ void GridIndex::candidates(const Aabb& box, std::vector<IndexedShape>& out) cons
   out.clear();
   if (size() == 0) return;
   impl_->columns();
+  impl_->small_candidates(box, out);
   Impl::Scratch t;
   t.candidates_out = &out;
-  impl_->query_one({box, {box.min.x, box.min.y, box.max.x, box.max.y}}, ShapeKind::box, t);
+  if (const std::optional<Aabb> within = impl_->within_extent(box)) impl_->large_near(*within, 0, t);
   // (Each shape is found once: a small one in its home cell, a large one once however
   // many tiles it spans.)
   std::sort(out.begin(), out.end(), [](const IndexedShape& a, const IndexedShape& b) { return a.id < b.id; });
