@@ -537,6 +537,7 @@ struct World::State {
 
   struct Events {
     std::vector<HandlePair> begins, ends;
+    std::vector<std::size_t> fresh;  // merge's new pairs, as positions in next
   };
   /// The step's pairs by handle (next, from the sorted pair_keys), and its events:
   /// begins = next \ current and ends = current \ next (both sorted by slot key; a slot pair whose
@@ -584,28 +585,39 @@ struct World::State {
   /// next[j, j_end) from pair_keys, merged with current[i, i_end): the events into `out`.
   /// A pair of slots in both lists is the same pair unless a slot was released since the
   /// last step (and perhaps used again): while none was, its handles are current's, and
-  /// only new pairs read the slots' generations (far apart in memory, so fetched a few
-  /// pairs ahead when the pair there is not current's).
+  /// only the new pairs read their slots' generations, after the merge (far apart in
+  /// memory: fetched a few pairs ahead).
   void merge(std::size_t i, std::size_t i_end, std::size_t j, std::size_t j_end, Events& out) {
     out.begins.clear();
     out.ends.clear();
-    const std::uint64_t low = (std::uint64_t{1} << slot_bits) - 1;
-    constexpr std::size_t ahead = 16;
+    if (slots_released) return merge_released(i, i_end, j, j_end, out);
+    out.fresh.clear();
     for (; j < j_end; ++j) {
-      if (j + ahead < j_end &&
-          (slots_released || i + ahead >= i_end || slot_key(current[i + ahead]) != as_slot_key(pair_keys[j + ahead]))) {
-        __builtin_prefetch(&generations[pair_keys[j + ahead] >> slot_bits]);
-        __builtin_prefetch(&generations[pair_keys[j + ahead] & low]);
-      }
       const std::uint64_t key = as_slot_key(pair_keys[j]);
       while (i < i_end && slot_key(current[i]) < key) out.ends.push_back(current[i++]);
-      const bool both = i < i_end && slot_key(current[i]) == key;
-      if (both && !slots_released) {
+      if (i < i_end && slot_key(current[i]) == key)
         next[j] = current[i++];
-        continue;
-      }
-      next[j] = {handle_of(static_cast<std::uint32_t>(key >> 32)), handle_of(static_cast<std::uint32_t>(key))};
-      if (!both) {
+      else
+        out.fresh.push_back(j);
+    }
+    while (i < i_end) out.ends.push_back(current[i++]);
+    for (std::size_t k = 0; k < out.fresh.size(); ++k) {
+      if (k + generations_ahead < out.fresh.size()) fetch_generations(pair_keys[out.fresh[k + generations_ahead]]);
+      const std::size_t at = out.fresh[k];
+      next[at] = handles_of(pair_keys[at]);
+      out.begins.push_back(next[at]);
+    }
+  }
+
+  /// merge() after a slot was released: every pair's handles from the generations, and a
+  /// pair of slots in both lists whose generations differ ends and begins.
+  void merge_released(std::size_t i, std::size_t i_end, std::size_t j, std::size_t j_end, Events& out) {
+    for (; j < j_end; ++j) {
+      if (j + generations_ahead < j_end) fetch_generations(pair_keys[j + generations_ahead]);
+      const std::uint64_t key = as_slot_key(pair_keys[j]);
+      while (i < i_end && slot_key(current[i]) < key) out.ends.push_back(current[i++]);
+      next[j] = handles_of(pair_keys[j]);
+      if (!(i < i_end && slot_key(current[i]) == key)) {
         out.begins.push_back(next[j]);
       } else if (!(current[i++] == next[j])) {
         out.ends.push_back(current[i - 1]);
@@ -613,6 +625,17 @@ struct World::State {
       }
     }
     while (i < i_end) out.ends.push_back(current[i++]);
+  }
+
+  /// A pair key's slots as handles, and the prefetch of their generations.
+  static constexpr std::size_t generations_ahead = 16;
+  HandlePair handles_of(std::uint64_t key) const {
+    return {handle_of(static_cast<std::uint32_t>(key >> slot_bits)),
+            handle_of(static_cast<std::uint32_t>(key & ((std::uint64_t{1} << slot_bits) - 1)))};
+  }
+  void fetch_generations(std::uint64_t key) const {
+    __builtin_prefetch(&generations[key >> slot_bits]);
+    __builtin_prefetch(&generations[key & ((std::uint64_t{1} << slot_bits) - 1)]);
   }
 
   WorldOptions options;
