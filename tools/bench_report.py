@@ -350,7 +350,8 @@ def world_table(world):
             f"| frame, 100,000 moving shapes (goal: 2 ms on 2 threads) | {ms(to_ms(f1))} | "
             f"{ms(to_ms(f2)) if f2 else '—'} | Box2D b2BroadPhase {ms(to_ms(box2d)) + ' ms' if box2d else '— (not built)'} | "
             f"{ratio(to_ms(box2d) / best) + ' faster' if box2d else '—'} |")
-    for motion, label in ((0, "each a step and back"), (1, "each drifting on")):
+    for motion, label in ((0, "each a step and back"), (1, "each drifting on"),
+                          (2, "each wandering, a random step up to")):
         s1, s2 = get(f"static_plus/1000000/10000/1/{motion}"), get(f"static_plus/1000000/10000/2/{motion}")
         c1, c2 = get(f"circles_alone/0/10000/1/{motion}"), get(f"circles_alone/0/10000/2/{motion}")
         if s1 and c1:
@@ -358,8 +359,8 @@ def world_table(world):
                 f"| 1M static segments + 10,000 moving circles, {label} a tenth of their radius per frame "
                 f"(goal: within 2x of the circles alone) | {ms(to_ms(s1))} | "
                 f"{ms(to_ms(s2)) if s2 else '—'} | the 10,000 circles alone: {ms(to_ms(c1))} / "
-                f"{ms(to_ms(c2)) if c2 else '—'} ms | {to_ms(s1) / to_ms(c1):.1f}x / "
-                f"{(to_ms(s2) / to_ms(c2)) if s2 and c2 else float('nan'):.1f}x |")
+                f"{ms(to_ms(c2)) if c2 else '—'} ms | {to_ms(s1) / to_ms(c1):.2f}x / "
+                f"{(to_ms(s2) / to_ms(c2)) if s2 and c2 else float('nan'):.2f}x |")
     lines += [
         "",
         "Casts into 1,000,000 static uniform segments (world side 1,000): casts per second (in brackets "
