@@ -7,6 +7,7 @@
 #include <variant>
 
 #include "hitgrid/broadphase/detail/parallel.hpp"
+#include "hitgrid/core/error.hpp"
 #include "hitgrid/core/intersects.hpp"
 #include "hitgrid/core/within_distance.hpp"
 #include "hitgrid/simd/pair_kernels.hpp"
@@ -167,6 +168,7 @@ void StaticContacts::find_stale(const Scene& dynamic, ShapeKind kind, std::uint3
     }
     t.stale.push_back({i, next_list(box, cell, i < kept ? &c.lists[i] : nullptr)});
     t.counts.lists_ahead += t.stale.back().list.ahead;
+    t.counts.lists_wider += t.stale.back().list.slack_reach > 1.01 * min_slack(box, cell);
   }
 }
 
@@ -202,6 +204,10 @@ StaticContacts::List StaticContacts::next_list(const Aabb& box, float cell, cons
 
 void StaticContacts::rebuild(Chunk& c, std::uint32_t places, const GridIndex& statics, const Owners& static_owners,
                              Scratch& t) const {
+  // Until the new lists are in place the chunk's are none: if anything below throws
+  // (memory), the next find() builds them all again rather than trust slack boxes already
+  // replaced over lists not yet rebuilt.
+  c.epoch = 0;
   for (Run& r : t.runs) r.clear();
   c.lists.resize(places);
   const std::size_t n = t.stale.size();
@@ -234,7 +240,13 @@ void StaticContacts::rebuild(Chunk& c, std::uint32_t places, const GridIndex& st
       const auto k = static_cast<std::size_t>(f.id.kind());
       t.runs[k].append(f.g, static_owners[k][f.id.index()], i);
     }
-    for (Run& r : t.runs) r.end_place();
+    for (Run& r : t.runs) {
+      // A run's positions are 32-bit: a chunk whose lists of one kind reach 2^32 shapes
+      // (256 shapes each meeting millions of static shapes) is refused, not wrapped.
+      if (r.slots.size() >= std::numeric_limits<std::uint32_t>::max())
+        throw Error("a world's dynamic shapes meet too many static shapes: 2^32 in one chunk of 256");
+      r.end_place();
+    }
     kept_from = i + 1;
   }
   for (std::size_t k = 0; k < 3; ++k) t.runs[k].append(c.runs[k], kept_from, places);
@@ -329,6 +341,7 @@ void StaticContacts::find(const Scene& dynamic, const Owners& dynamic_owners, co
     counts_.lists_built += t.counts.lists_built;
     counts_.lists_built_aged += t.counts.lists_built_aged;
     counts_.lists_ahead += t.counts.lists_ahead;
+    counts_.lists_wider += t.counts.lists_wider;
     counts_.listed += t.counts.listed;
   }
 }

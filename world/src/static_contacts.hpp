@@ -61,6 +61,7 @@ class StaticContacts {
     std::uint64_t lists_built = 0;       // from the static grid, new or again
     std::uint64_t lists_built_aged = 0;  // of those, because a grown list got old
     std::uint64_t lists_ahead = 0;       // of those, reaching ahead of the shape
+    std::uint64_t lists_wider = 0;       // of those, with more than the least slack (learned)
     std::uint64_t listed = 0;            // static shapes in the lists the last find() tested
   };
   const Counts& counts() const { return counts_; }
