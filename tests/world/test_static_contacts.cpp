@@ -159,6 +159,37 @@ std::vector<std::uint64_t> find_keys(StaticContacts& contacts, const Exec& exec,
   return out;
 }
 
+/// contacts.find_changes on `exec`, the same way: the begins and the ends, each sorted.
+std::pair<std::vector<std::uint64_t>, std::vector<std::uint64_t>> find_changes(StaticContacts& contacts,
+                                                                               const Exec& exec, const Scene& dynamic,
+                                                                               const Owners& dynamic_owners,
+                                                                               const GridIndex& statics,
+                                                                               const Owners& static_owners) {
+  constexpr std::uint64_t marker = 0x0123456789abcdefull;
+  std::vector<std::uint64_t> begins{marker}, ends{marker};
+  auto run = [&] { contacts.find_changes(dynamic, dynamic_owners, statics, static_owners, exec.isa, begins, ends); };
+  if (exec.hook) {
+    const detail::TaskHookScope scope(exec.hook);
+    run();
+  } else {
+    exec.arena->execute(run);
+  }
+  CHECK(begins.front() == marker);
+  CHECK(ends.front() == marker);
+  begins.erase(begins.begin());
+  ends.erase(ends.begin());
+  std::sort(begins.begin(), begins.end());
+  std::sort(ends.begin(), ends.end());
+  return {begins, ends};
+}
+
+/// The pairs in `now` and not in `then`.
+std::vector<std::uint64_t> minus(const std::vector<std::uint64_t>& now, const std::vector<std::uint64_t>& then) {
+  std::vector<std::uint64_t> out;
+  std::set_difference(now.begin(), now.end(), then.begin(), then.end(), std::back_inserter(out));
+  return out;
+}
+
 /// Slots as a world hands them out: distinct, spread over all 32 bits, the first two
 /// 0xffffffff and 0 (the key's extreme halves).
 struct Slots {
@@ -372,20 +403,32 @@ struct ContactsUnderTest {
     f(roaming);
   }
   /// Runs every object's find on its place (the roaming one on its `frame`th place) and
-  /// checks the keys against `want`.
+  /// checks the keys against `want`; or with `previous` (the last frame's want), its
+  /// find_changes, and the begins and ends against want's differences with `previous`.
   void check(const Execs& execs, int frame, const Side& dynamic, const GridIndex& index, const Side& statics,
-             float margin, const std::vector<std::uint64_t>& want) {
+             float margin, const std::vector<std::uint64_t>& want,
+             const std::vector<std::uint64_t>* previous = nullptr) {
+    auto check_one = [&](StaticContacts& c, const Exec& e) {
+      if (previous == nullptr) {
+        const std::vector<std::uint64_t> got =
+            find_keys(c, e, dynamic.scene, dynamic.owners, index, statics.owners, margin);
+        CHECK(difference(got, want) == "");
+        return;
+      }
+      REQUIRE(c.changes_known());
+      const auto [begins, ends] = find_changes(c, e, dynamic.scene, dynamic.owners, index, statics.owners);
+      INFO("begins");
+      CHECK(difference(begins, minus(want, *previous)) == "");
+      INFO("ends");
+      CHECK(difference(ends, minus(*previous, want)) == "");
+    };
     for (std::size_t i = 0; i < fixed.size(); ++i) {
       INFO(execs.fixed[i].name);
-      const std::vector<std::uint64_t> got =
-          find_keys(*fixed[i], execs.fixed[i], dynamic.scene, dynamic.owners, index, statics.owners, margin);
-      CHECK(difference(got, want) == "");
+      check_one(*fixed[i], execs.fixed[i]);
     }
     const Exec& e = execs.roaming[static_cast<std::size_t>(frame) % execs.roaming.size()];
     INFO("roaming, " << e.name);
-    const std::vector<std::uint64_t> got =
-        find_keys(roaming, e, dynamic.scene, dynamic.owners, index, statics.owners, margin);
-    CHECK(difference(got, want) == "");
+    check_one(roaming, e);
   }
 };
 
@@ -395,6 +438,11 @@ struct History {
   int frames = 24;
   float margin = 0.0f;
   std::uint64_t seed = 1;
+  /// Without a margin: shapes are taken out only every fourth frame (and by the frames
+  /// below that take them out or release the lists), and the other frames check
+  /// find_changes (with its condition: since the last find, shapes moved in place, were
+  /// added, static shapes added and moved).
+  bool changes = false;
 };
 
 /// What a history's references held, for the checks that the history can fail.
@@ -411,6 +459,9 @@ struct HistoryCounts {
   std::size_t still_pairs_changed = 0;
   /// Frames whose reference was empty because there were no static or no dynamic shapes.
   int empty_frames = 0;
+  /// With History::changes: frames that checked find_changes, and their begins and ends.
+  int change_frames = 0;
+  std::size_t begins = 0, ends = 0;
 };
 
 constexpr int first_static_change = 6, release_frame = 9, translate_statics = 12, statics_gone = 15, statics_back = 16,
@@ -496,13 +547,17 @@ HistoryCounts run_history(const History& o, const Execs& execs) {
   Side saved_statics;
   std::vector<std::uint64_t> previous;
   for (int f = 0; f < o.frames; ++f) {
+    const bool taking_out = !o.changes || f % 4 == 1;
+    // The frames that take shapes out (or drop the lists) whatever taking_out says.
+    const bool changes = o.changes && f > 0 && !taking_out && f != first_static_change && f != release_frame &&
+                         f != statics_gone && f != dynamics_gone && f != second_static_change;
     if (f > 0) {
       for (auto& v : dynamics.bodies)
         for (Body& b : v) advance(b, r, world);
       if (f != dynamics_gone && f != dynamics_back) {
         // Shapes destroyed (another takes the place), created, and changing kind (the
         // same slot, at the end of another kind's places).
-        for (int j = 0; j < 4; ++j) {
+        for (int j = 0; j < 4 && taking_out; ++j) {
           ShapeKind k;
           std::uint32_t i;
           random_place(dynamics, k, i);
@@ -510,7 +565,7 @@ HistoryCounts run_history(const History& o, const Execs& execs) {
         }
         for (int j = 0; j < 4; ++j)
           dynamics.add(random_dynamic_body(r, kinds[r.next() % 3], dynamic_slots.next(), world), o.frame);
-        for (int j = 0; j < 2; ++j) {
+        for (int j = 0; j < 2 && taking_out; ++j) {
           ShapeKind k;
           std::uint32_t i;
           random_place(dynamics, k, i);
@@ -574,7 +629,12 @@ HistoryCounts run_history(const History& o, const Execs& execs) {
                                     std::back_inserter(changed));
       for (std::uint64_t key : changed) counts.still_pairs_changed += still.count(dynamic_slot_of(key));
     }
-    contacts.check(execs, f, dynamics, *index, statics, o.margin, want);
+    if (changes) {
+      ++counts.change_frames;
+      counts.begins += minus(want, previous).size();
+      counts.ends += minus(previous, want).size();
+    }
+    contacts.check(execs, f, dynamics, *index, statics, o.margin, want, changes ? &previous : nullptr);
     previous = want;
   }
   return counts;
@@ -586,6 +646,12 @@ void check_counts(const HistoryCounts& c, const History& o) {
   CHECK(c.far_pairs > 50);
   CHECK(c.still_pairs_changed > 10);
   CHECK(c.empty_frames == 2);  // no static shapes, then no dynamic shapes
+  if (o.changes) {
+    INFO(c.change_frames << " frames of changes: " << c.begins << " begins, " << c.ends << " ends");
+    CHECK(c.change_frames >= o.frames / 2);
+    CHECK(c.begins > 20 * static_cast<std::size_t>(c.change_frames));
+    CHECK(c.ends > 20 * static_cast<std::size_t>(c.change_frames));
+  }
 }
 
 }  // namespace
@@ -598,6 +664,23 @@ TEST_CASE("static contacts equal the brute force through a history of moves, new
     History o;
     o.margin = margin;
     o.seed = 41;
+    check_counts(run_history(o, execs), o);
+  }
+}
+
+TEST_CASE("static contacts' changes equal the differences of the brute force's pair sets through a history",
+          "[world][static_contacts]") {
+  // The history above without a margin, shapes taken out only every fourth frame; the
+  // frames between report the pairs that began and ended (find_changes), through lists
+  // kept, rebuilt (their touched marks carried by slot), new shapes, static shapes moved
+  // and added, and finds without static or dynamic shapes before.
+  const Execs execs;
+  for (const Frame frame : {Frame{}, Frame{1e6, 1.0}}) {
+    INFO("offset " << frame.offset);
+    History o;
+    o.frame = frame;
+    o.changes = true;
+    o.seed = 47;
     check_counts(run_history(o, execs), o);
   }
 }
@@ -927,6 +1010,8 @@ TEST_CASE("lists follow how each shape moves, jittering, wandering, going on, st
   for (const Body& b : bodies) dynamics.add(b, {});
   StaticContacts contacts;
   tbb::task_arena two(2);
+  std::vector<std::uint64_t> previous;
+  std::size_t changes = 0;
   for (int f = 0; f < 600; ++f) {
     for (std::size_t i = 0; i < bodies.size(); ++i) {
       Body& b = bodies[i];
@@ -952,11 +1037,22 @@ TEST_CASE("lists follow how each shape moves, jittering, wandering, going on, st
     INFO("frame " << f);
     const std::vector<std::uint64_t> want =
         brute_force(dynamics.scene, dynamics.owners, statics.scene, statics.owners, 0.0f);
-    const std::vector<std::uint64_t> got =
-        find_keys(contacts, exec, dynamics.scene, dynamics.owners, index, statics.owners, 0.0f);
-    REQUIRE(difference(got, want) == "");
+    // Two frames in three report the changes since the last (whichever form it was).
+    if (f % 3 == 0) {
+      const std::vector<std::uint64_t> got =
+          find_keys(contacts, exec, dynamics.scene, dynamics.owners, index, statics.owners, 0.0f);
+      REQUIRE(difference(got, want) == "");
+    } else {
+      const auto [begins, ends] = find_changes(contacts, exec, dynamics.scene, dynamics.owners, index, statics.owners);
+      REQUIRE(difference(begins, minus(want, previous)) == "");
+      REQUIRE(difference(ends, minus(previous, want)) == "");
+      changes += begins.size() + ends.size();
+    }
+    previous = want;
   }
   const StaticContacts::Counts& c = contacts.counts();
+  CHECK(c.change_finds == 400);
+  CHECK(changes > 2000);
   INFO(c.lists_built << " lists built, " << c.lists_ahead << " ahead, " << c.lists_built_aged << " aged, "
                      << c.lists_wider << " wider");
   CHECK(c.finds == 600);

@@ -3,7 +3,10 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <bit>
+#include <cstring>
 #include <limits>
+#include <stdexcept>
 #include <variant>
 
 #include "hitgrid/broadphase/detail/parallel.hpp"
@@ -119,6 +122,7 @@ void StaticContacts::Run::clear() {
   for (std::vector<float>& column : g) column.clear();
   slots.clear();
   places.clear();
+  touched.clear();
   begin.assign(1, 0);
 }
 
@@ -129,19 +133,22 @@ void StaticContacts::Run::append(const Run& from, std::uint32_t first, std::uint
   for (std::size_t j = 0; j < 4; ++j) g[j].insert(g[j].end(), from.g[j].begin() + b, from.g[j].begin() + e);
   slots.insert(slots.end(), from.slots.begin() + b, from.slots.begin() + e);
   places.insert(places.end(), from.places.begin() + b, from.places.begin() + e);
+  touched.insert(touched.end(), from.touched.begin() + b, from.touched.begin() + e);
   for (std::uint32_t i = first; i != last; ++i) begin.push_back(from.begin[i + 1] - b + at);
 }
 
-void StaticContacts::Run::append(const float* shape, std::uint32_t slot, std::uint32_t i) {
+void StaticContacts::Run::append(const float* shape, std::uint32_t slot, std::uint32_t i, bool was_touching) {
   for (std::size_t j = 0; j < 4; ++j) g[j].push_back(shape[j]);
   slots.push_back(slot);
   places.push_back(static_cast<std::uint8_t>(i));
+  touched.push_back(was_touching ? 1 : 0);
 }
 
 void StaticContacts::Run::assign(const Run& from) {
   for (std::size_t j = 0; j < 4; ++j) g[j].assign(from.g[j].begin(), from.g[j].end());
   slots.assign(from.slots.begin(), from.slots.end());
   places.assign(from.places.begin(), from.places.end());
+  touched.assign(from.touched.begin(), from.touched.end());
   begin.assign(from.begin.begin(), from.begin.end());
 }
 
@@ -158,7 +165,8 @@ void StaticContacts::find_stale(const Scene& dynamic, ShapeKind kind, std::uint3
   for (std::uint32_t i = 0; i != places; ++i) {
     float* g = t.packed[i].data();
     pack_shape(dynamic, kind, first + i, g);
-    const bool aged = i < kept && c.lists[i].grown && frame_ - c.lists[i].built >= max_age_grown;
+    const bool aged =
+        i < kept && c.lists[i].grown && static_cast<std::uint32_t>(frame_) - c.lists[i].built >= max_age_grown;
     if (disks && i < kept && !aged && disk_surely_in(c.lists[i].slack, g)) continue;
     const Aabb box = grown(packed_bounds(kind, g), margin);
     t.boxes[i] = box;
@@ -178,7 +186,7 @@ StaticContacts::List StaticContacts::next_list(const Aabb& box, float cell, cons
   Vec2d v{0.0, 0.0};  // the way it went per frame since the old list was built
   const Vec2d center = center_of(box);
   if (old) {
-    const std::uint32_t age = std::max<std::uint32_t>(frame_ - old->built, 1);
+    const std::uint32_t age = std::max<std::uint32_t>(static_cast<std::uint32_t>(frame_) - old->built, 1);
     slack = old->slack_reach;
     if (age < young_list && !old->ahead) slack *= slack_growth;
     if (age > old_list) slack *= slack_shrink;
@@ -188,7 +196,8 @@ StaticContacts::List StaticContacts::next_list(const Aabb& box, float cell, cons
   const auto outward = [](double x) {
     return x <= double{std::numeric_limits<float>::max()} ? static_cast<float>(x) : std::numeric_limits<float>::max();
   };
-  List next{grown(box, outward(slack)), center, frame_, static_cast<float>(slack), false, false};
+  List next{grown(box, outward(slack)), center, static_cast<std::uint32_t>(frame_),
+            static_cast<float>(slack),  false,  false};
   const double limit = max_ahead * std::max(larger_side(box), double{cell});
   const double reach_x = std::min(std::abs(v.x) * frames_ahead, limit);
   const double reach_y = std::min(std::abs(v.y) * frames_ahead, limit);
@@ -203,7 +212,10 @@ StaticContacts::List StaticContacts::next_list(const Aabb& box, float cell, cons
 }
 
 void StaticContacts::rebuild(Chunk& c, std::uint32_t places, const GridIndex& statics, const Owners& static_owners,
-                             Scratch& t) const {
+                             const std::uint32_t* slots, bool changes, Scratch& t) const {
+  // The places whose touched marks are the last find's: a place beyond, or every place of
+  // a chunk that find did not test, holds a shape new since (find_changes' condition).
+  const std::uint32_t marked = c.tested + 1 == frame_ ? c.places : 0;
   // Until the new lists are in place the chunk's are none: if anything below throws
   // (memory), the next find() builds them all again rather than trust slack boxes already
   // replaced over lists not yet rebuilt.
@@ -233,13 +245,34 @@ void StaticContacts::rebuild(Chunk& c, std::uint32_t places, const GridIndex& st
     if (j + shapes_ahead < n) statics.prefetch_shapes(t.stale[j + shapes_ahead].list.slack);
     if (j + 1 < n) query(j + 1);
     const std::uint32_t i = t.stale[j].place;
-    for (std::size_t k = 0; k < 3; ++k) t.runs[k].append(c.runs[k], kept_from, i);
+    for (std::size_t k = 0; k < 3; ++k) {
+      t.runs[k].append(c.runs[k], kept_from, i);
+      // The old list's touched static shapes (about one or two), by slot.
+      std::vector<std::uint32_t>& was = t.was_touching[k];
+      was.clear();
+      if (i < marked) {
+        const Run& old = c.runs[k];
+        for (std::uint32_t e = old.begin[i]; e != old.begin[i + 1]; ++e)
+          if (old.touched[e]) was.push_back(old.slots[e]);
+      }
+    }
     c.lists[i] = t.stale[j].list;
     // The statics that touch the slack box and maybe a few more (the grid's candidates).
     for (const IndexedShape& f : t.found[j & 1]) {
       const auto k = static_cast<std::size_t>(f.id.kind());
-      t.runs[k].append(f.g, static_owners[k][f.id.index()], i);
+      const std::uint32_t slot = static_owners[k][f.id.index()];
+      std::vector<std::uint32_t>& was = t.was_touching[k];
+      const auto w = std::find(was.begin(), was.end(), slot);
+      const bool touched = w != was.end();
+      if (touched) {
+        *w = was.back();
+        was.pop_back();
+      }
+      t.runs[k].append(f.g, slot, i, touched);
     }
+    if (changes)
+      for (const std::vector<std::uint32_t>& was : t.was_touching)
+        for (std::uint32_t s : was) t.ends.push_back(std::uint64_t{slots[i]} << 32 | s);
     for (Run& r : t.runs) {
       // A run's positions are 32-bit: a chunk whose lists of one kind reach 2^32 shapes
       // (256 shapes each meeting millions of static shapes) is refused, not wrapped.
@@ -255,11 +288,15 @@ void StaticContacts::rebuild(Chunk& c, std::uint32_t places, const GridIndex& st
   c.epoch = epoch_;
 }
 
-void StaticContacts::touching(ShapeKind kind, const std::uint32_t* slots, const Chunk& c, Isa isa, Scratch& t) {
+void StaticContacts::touching(ShapeKind kind, const std::uint32_t* slots, Chunk& c, Isa isa, bool changes,
+                              Scratch& t) const {
   for (std::uint32_t p = 0; p < c.places; ++p) t.dynamic_keys[p] = std::uint64_t{slots[p]} << 32;
+  // Marks from before the last find belong to shapes new since: none of their pairs is old.
+  const bool marked = c.tested + 1 == frame_;
   for (std::size_t k = 0; k < 3; ++k) {
-    const Run& run = c.runs[k];
+    Run& run = c.runs[k];
     const std::size_t n = run.begin[c.places];
+    if (changes && !marked) std::fill(run.touched.begin(), run.touched.begin() + static_cast<std::ptrdiff_t>(n), 0);
     const bool dynamic_first = kind <= static_cast<ShapeKind>(k);
     const simd::PairKind pairs = pair_kind(kind, static_cast<ShapeKind>(k));
     for (std::size_t w = 0; w < n; w += window) {
@@ -271,15 +308,39 @@ void StaticContacts::touching(ShapeKind kind, const std::uint32_t* slots, const 
       const simd::ShapeColumns d{{t.dynamic[0].data(), t.dynamic[1].data(), t.dynamic[2].data(), t.dynamic[3].data()}};
       const simd::ShapeColumns s{{run.g[0].data() + w, run.g[1].data() + w, run.g[2].data() + w, run.g[3].data() + w}};
       simd::test_pairs(isa, pairs, m, dynamic_first ? d : s, dynamic_first ? s : d, t.hits.data());
-      // The keys of the pairs that touch, gathered without a branch on the answers (a
-      // coin toss: a list holds about three shapes for every two that touch).
       const std::uint32_t* statics = run.slots.data() + w;
-      std::size_t found = 0;
-      for (std::size_t i = 0; i < m; ++i) {
-        t.keys[found] = t.dynamic_keys[place[i]] | statics[i];
-        found += t.hits[i];
+      std::uint8_t* touched = run.touched.data() + w;
+      if (changes) {
+        // Most answers are the last find's: compared eight at a time, the answers (0 or
+        // 1) as the bytes of a word, whose differing bits are the changes. The last few
+        // (of a short window) are in a word padded with zeros on both sides.
+        for (std::size_t i = 0; i < m; i += 8) {
+          std::uint64_t now = 0, then = 0;
+          if (i + 8 <= m) {
+            std::memcpy(&now, t.hits.data() + i, 8);
+            std::memcpy(&then, touched + i, 8);
+          } else {
+            for (std::size_t j = i; j < m; ++j) {
+              now |= std::uint64_t{t.hits[j]} << 8 * (j - i);
+              then |= std::uint64_t{touched[j]} << 8 * (j - i);
+            }
+          }
+          for (std::uint64_t changed = now ^ then; changed != 0; changed &= changed - 1) {
+            const std::size_t j = i + static_cast<std::size_t>(std::countr_zero(changed)) / 8;
+            (t.hits[j] ? t.pairs : t.ends).push_back(t.dynamic_keys[place[j]] | statics[j]);
+          }
+        }
+      } else {
+        // The keys of the pairs that touch, gathered without a branch on the answers (a
+        // coin toss: a list holds about three shapes for every two that touch).
+        std::size_t found = 0;
+        for (std::size_t i = 0; i < m; ++i) {
+          t.keys[found] = t.dynamic_keys[place[i]] | statics[i];
+          found += t.hits[i];
+        }
+        t.pairs.insert(t.pairs.end(), t.keys.begin(), t.keys.begin() + static_cast<std::ptrdiff_t>(found));
       }
-      t.pairs.insert(t.pairs.end(), t.keys.begin(), t.keys.begin() + static_cast<std::ptrdiff_t>(found));
+      std::memcpy(touched, t.hits.data(), m);
     }
   }
 }
@@ -304,12 +365,32 @@ void StaticContacts::within_margin(ShapeKind kind, const std::uint32_t* slots, c
 
 void StaticContacts::find(const Scene& dynamic, const Owners& dynamic_owners, const GridIndex& statics,
                           const Owners& static_owners, float margin, Isa isa, std::vector<std::uint64_t>& out) {
-  if (statics.size() == 0 || dynamic.empty()) return;
+  find_lists(dynamic, dynamic_owners, statics, static_owners, margin, isa, false, out, nullptr);
+}
+
+void StaticContacts::find_changes(const Scene& dynamic, const Owners& dynamic_owners, const GridIndex& statics,
+                                  const Owners& static_owners, Isa isa, std::vector<std::uint64_t>& begins,
+                                  std::vector<std::uint64_t>& ends) {
+  if (!complete_) throw std::logic_error("StaticContacts::find_changes without a completed find before it");
+  find_lists(dynamic, dynamic_owners, statics, static_owners, 0.0f, isa, true, begins, &ends);
+}
+
+void StaticContacts::find_lists(const Scene& dynamic, const Owners& dynamic_owners, const GridIndex& statics,
+                                const Owners& static_owners, float margin, Isa isa, bool changes,
+                                std::vector<std::uint64_t>& out, std::vector<std::uint64_t>* ends) {
+  // Counted before anything can throw: a chunk's marks are the last find's only if that
+  // find tested it (Chunk::tested).
+  ++frame_;
+  complete_ = false;
+  if (statics.size() == 0 || dynamic.empty()) {
+    complete_ = margin == 0.0f;
+    return;
+  }
   for (Scratch& t : scratch_) {
     t.pairs.clear();
+    t.ends.clear();
     t.counts = {};
   }
-  ++frame_;
   for (std::size_t k = 0; k < 3; ++k) {
     const auto kind = static_cast<ShapeKind>(k);
     const auto count = static_cast<std::uint32_t>(dynamic.count(kind));
@@ -323,33 +404,39 @@ void StaticContacts::find(const Scene& dynamic, const Owners& dynamic_owners, co
             const std::uint32_t first = ch * chunk_places, places = std::min(chunk_places, count - first);
             Chunk& c = kind_chunks[ch];
             find_stale(dynamic, kind, first, places, c, margin, statics.cell_size(), t);
-            if (!t.stale.empty() || c.places != places) rebuild(c, places, statics, static_owners, t);
+            const std::uint32_t* slots = dynamic_owners[k].data() + first;
+            if (!t.stale.empty() || c.places != places) rebuild(c, places, statics, static_owners, slots, changes, t);
             t.counts.lists_built += t.stale.size();
             for (const Run& run : c.runs) t.counts.listed += run.begin[places];
-            const std::uint32_t* slots = dynamic_owners[k].data() + first;
-            if (margin == 0.0f)
-              touching(kind, slots, c, isa, t);
-            else
+            if (margin == 0.0f) {
+              touching(kind, slots, c, isa, changes, t);
+              c.tested = frame_;
+            } else {
               within_margin(kind, slots, c, margin, t);
+            }
           }
         });
   }
   ++counts_.finds;
+  counts_.change_finds += changes;
   counts_.listed = 0;
   for (const Scratch& t : scratch_) {
     out.insert(out.end(), t.pairs.begin(), t.pairs.end());
+    if (ends) ends->insert(ends->end(), t.ends.begin(), t.ends.end());
     counts_.lists_built += t.counts.lists_built;
     counts_.lists_built_aged += t.counts.lists_built_aged;
     counts_.lists_ahead += t.counts.lists_ahead;
     counts_.lists_wider += t.counts.lists_wider;
     counts_.listed += t.counts.listed;
   }
+  complete_ = margin == 0.0f;
 }
 
 void StaticContacts::release_memory() {
   for (std::vector<Chunk>& chunks : chunks_) std::vector<Chunk>().swap(chunks);
   scratch_.clear();
   ++epoch_;
+  complete_ = false;
 }
 
 }  // namespace hitgrid

@@ -20,6 +20,12 @@
 // every listed static shape against its dynamic shape, a window at a time, the dynamic
 // side written out beside it. (A list holds about twice the shapes whose bounds overlap
 // the dynamic shape's; the kernels test the others for less than sorting them out costs.)
+//
+// Each listed shape also keeps whether it touched at the last find (a byte beside it, and
+// carried by static slot into a list built again), so that without a margin a find can
+// report only what changed since the last one, the pairs that began and ended
+// (find_changes): a world whose pairs mostly persist from frame to frame then neither sorts
+// nor merges them all again.
 #pragma once
 
 #include <tbb/enumerable_thread_specific.h>
@@ -50,6 +56,20 @@ class StaticContacts {
   /// (concrete) runs the exact tests.
   void find(const Scene& dynamic, const Owners& dynamic_owners, const GridIndex& statics, const Owners& static_owners,
             float margin, Isa isa, std::vector<std::uint64_t>& out);
+  /// Without a margin, the pairs that touch now but did not at the last find (of either
+  /// form) into `begins`, and those that touched then but no longer do into `ends` (keys
+  /// as find's, appended in no particular order). Only while changes_known(), and only if
+  /// since that find every dynamic shape kept its kind and place in `dynamic` (moved in
+  /// place: Scene::replace; none taken out), new ones were only added after them, and
+  /// every slot still names the shape it named then (static shapes may have been added
+  /// or moved, with invalidate()). A shape new since the last find has all its pairs in
+  /// `begins`.
+  void find_changes(const Scene& dynamic, const Owners& dynamic_owners, const GridIndex& statics,
+                    const Owners& static_owners, Isa isa, std::vector<std::uint64_t>& begins,
+                    std::vector<std::uint64_t>& ends);
+  /// Whether the last find (of either form) completed, with no release_memory since: what
+  /// find_changes compares against is known.
+  bool changes_known() const { return complete_; }
 
   /// Gives back the lists (the next find() builds them again).
   void release_memory();
@@ -58,6 +78,7 @@ class StaticContacts {
   /// depend on it).
   struct Counts {
     std::uint64_t finds = 0;
+    std::uint64_t change_finds = 0;      // of those, find_changes
     std::uint64_t lists_built = 0;       // from the static grid, new or again
     std::uint64_t lists_built_aged = 0;  // of those, because a grown list got old
     std::uint64_t lists_ahead = 0;       // of those, reaching ahead of the shape
@@ -71,20 +92,22 @@ class StaticContacts {
   /// scene: a chunk's lists are stored, rebuilt and tested together, by one task.
   static constexpr std::uint32_t chunk_places = 256;  // a place in a chunk fits a byte (Run::places)
   /// The static shapes of one kind in a chunk's lists, place after place, as columns: their
-  /// packed geometry (pair_kernels.hpp: segment a b, circle c r 0, box min max) and their
-  /// slots, and the place of each one's list, place after place: place i's are
+  /// packed geometry (pair_kernels.hpp: segment a b, circle c r 0, box min max), their
+  /// slots, the place of each one's list, and whether each touched its place's shape at
+  /// the last find that tested the list (touching), place after place: place i's are
   /// [begin[i], begin[i + 1]); begin has a chunk's places + 1 entries.
   struct Run {
     std::array<std::vector<float>, 4> g;
     std::vector<std::uint32_t> slots;
     std::vector<std::uint8_t> places;
+    std::vector<std::uint8_t> touched;
     std::vector<std::uint32_t> begin;
 
     void clear();
     /// The lists of places [first, last) of `from` appended, as they were.
     void append(const Run& from, std::uint32_t first, std::uint32_t last);
     /// A shape appended to place i's list (the list's end marked by end_place).
-    void append(const float* g, std::uint32_t slot, std::uint32_t i);
+    void append(const float* g, std::uint32_t slot, std::uint32_t i, bool touched);
     void end_place() { begin.push_back(static_cast<std::uint32_t>(slots.size())); }
     /// The same contents as `from`, in this run's memory (grown only when too small).
     void assign(const Run& from);
@@ -101,6 +124,7 @@ class StaticContacts {
   };
   struct Chunk {
     std::uint64_t epoch = 0;   // the lists are current when this is epoch_
+    std::uint64_t tested = 0;  // the frame_ of the last find that tested them (Run::touched)
     std::uint32_t places = 0;  // how many places (from the chunk's first) have lists
     std::vector<List> lists;   // by place
     std::array<Run, 3> runs;   // by static kind
@@ -122,8 +146,10 @@ class StaticContacts {
     std::array<std::array<float, window>, 4> dynamic;      // a window's dynamic side
     std::array<std::uint8_t, window> hits;
     std::array<std::uint64_t, window> keys;
-    std::vector<std::uint64_t> pairs;
-    Counts counts;  // this find()'s, of this thread's chunks
+    std::vector<std::uint64_t> pairs;                        // find's, or find_changes' begins
+    std::vector<std::uint64_t> ends;                         // find_changes'
+    std::array<std::vector<std::uint32_t>, 3> was_touching;  // rebuild's: a stale list's touched slots
+    Counts counts;                                           // this find()'s, of this thread's chunks
   };
 
   /// The chunk's places [0, places) (from `first` in the dynamic scene, of `kind`): their
@@ -139,17 +165,27 @@ class StaticContacts {
   /// on the sides the shape went since `old` was built.
   List next_list(const Aabb& box, float cell, const List* old) const;
   /// The chunk's lists for its places [0, places), the stale ones built again from the
-  /// grid of static shapes, the others as they were.
-  void rebuild(Chunk& c, std::uint32_t places, const GridIndex& statics, const Owners& static_owners, Scratch& t) const;
+  /// grid of static shapes, the others as they were. A static shape in a stale place's new
+  /// list is marked touched if it was in the old list, touched; with `changes`, the old
+  /// list's touched shapes missing from the new one (they no longer touch: the new list
+  /// holds every static shape touching the place's shape) go into t.ends, by `slots`.
+  void rebuild(Chunk& c, std::uint32_t places, const GridIndex& statics, const Owners& static_owners,
+               const std::uint32_t* slots, bool changes, Scratch& t) const;
   /// The pairs of the chunk's shapes (of `kind`, whose slots are `slots`) with the static
   /// shapes in their lists that touch them, tested in windows on the SIMD kernels, into
-  /// t.pairs.
-  static void touching(ShapeKind kind, const std::uint32_t* slots, const Chunk& c, Isa isa, Scratch& t);
+  /// t.pairs; or with `changes`, those whose answer differs from Run::touched into t.pairs
+  /// (begins) and t.ends. Either way Run::touched becomes the answer.
+  void touching(ShapeKind kind, const std::uint32_t* slots, Chunk& c, Isa isa, bool changes, Scratch& t) const;
+  /// find() and find_changes(): margin 0 with changes.
+  void find_lists(const Scene& dynamic, const Owners& dynamic_owners, const GridIndex& statics,
+                  const Owners& static_owners, float margin, Isa isa, bool changes, std::vector<std::uint64_t>& out,
+                  std::vector<std::uint64_t>* ends);
   /// The same with a margin: the pairs within distance `margin`, tested one by one.
   static void within_margin(ShapeKind kind, const std::uint32_t* slots, const Chunk& c, float margin, Scratch& t);
 
   std::uint64_t epoch_ = 1;
-  std::uint32_t frame_ = 0;  // find() calls (modulo 2^32: only differences are read)
+  std::uint64_t frame_ = 0;  // finds begun (a list's age is read modulo 2^32: List::built)
+  bool complete_ = false;    // changes_known()
   Counts counts_;
   // By dynamic kind, then chunk: memory for the dynamic shapes only, however many static
   // shapes the world holds. A list is only a slack box and the static shapes touching it,

@@ -26,8 +26,10 @@
 #include <bit>
 #include <cmath>
 #include <initializer_list>
+#include <iterator>
 #include <limits>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 
@@ -214,6 +216,7 @@ struct World::State {
 
   /// Takes `slot`'s shape out of its scene; the kind's last shape moves into its place.
   void take_out(std::uint32_t slot) {
+    places_kept = false;  // another shape takes its place: the places no longer name the same shapes
     const Slot& s = slots[slot];
     const std::size_t b = scene_of(s.body);
     std::vector<std::uint32_t>& own = owners[b][static_cast<std::size_t>(s.kind)];
@@ -292,10 +295,17 @@ struct World::State {
       }
   }
 
-  /// The dynamic shapes' pairs among themselves: the grid broad phase, or with a margin
-  /// the dynamic shapes' index against themselves (each pair found from both sides, kept
-  /// once).
+  /// The step's pairs: the dynamic shapes' pairs with the static ones (StaticContacts),
+  /// and among themselves: the grid broad phase, or with a margin the dynamic shapes'
+  /// index against themselves (each pair found from both sides, kept once). As sorted
+  /// keys in pair_keys; or, while the static pairs can be carried from the last step
+  /// (by_changes), the dynamic shapes' own in own_keys and the static pairs' changes in
+  /// static_keys (begins) and static_ends.
   void find_pairs() {
+    // A step that throws leaves the next one nothing to carry over.
+    const bool carry = places_kept && own_keys_known;
+    places_kept = false;
+    own_keys_known = false;
     // All of it on the frame's threads and scratch, the sort too (outside, sort_keys
     // would run on TBB's default arena, whatever the world's threads or task hook).
     run_frame([&] {
@@ -303,8 +313,17 @@ struct World::State {
       refresh(margin == 0.0f ? std::initializer_list<std::size_t>{static_scene}
                              : std::initializer_list<std::size_t>{static_scene, dynamic_scene});
       static_keys.clear();
-      static_contacts.find(scenes[dynamic_scene], owners[dynamic_scene], index[static_scene], owners[static_scene],
-                           margin, resolve_isa(options.isa), static_keys);
+      static_ends.clear();
+      // Without a margin, with static and dynamic shapes, the dynamic shapes' own pairs
+      // are kept apart (own_keys): the next step may carry the static pairs over.
+      tracking = margin == 0.0f && index[static_scene].size() != 0 && !scenes[dynamic_scene].empty();
+      by_changes = tracking && carry && static_contacts.changes_known();
+      if (by_changes)
+        static_contacts.find_changes(scenes[dynamic_scene], owners[dynamic_scene], index[static_scene],
+                                     owners[static_scene], resolve_isa(options.isa), static_keys, static_ends);
+      else
+        static_contacts.find(scenes[dynamic_scene], owners[dynamic_scene], index[static_scene], owners[static_scene],
+                             margin, resolve_isa(options.isa), static_keys);
       if (margin != 0.0f) {
         index[dynamic_scene].pairs_with(scenes[dynamic_scene], self_pairs, margin);
       } else {
@@ -316,15 +335,35 @@ struct World::State {
       }
       slot_bits = static_cast<int>(std::bit_width(slots.size()));
       const std::size_t own = margin == 0.0f ? dynamic_pairs.size() : self_pairs.size();
-      pair_keys.resize(own + static_keys.size());
-      detail::parallel_for(std::size_t{0}, pieces_of(pair_keys.size()),
-                           [&](std::size_t k) { keys_of_pairs(k * pairs_per_piece, own, margin != 0.0f); });
-      // (lower slot, higher slot) keys: sorted, they are handle order (slot_key). A pair
-      // the grid found twice (PairOrder::any) is kept once; the refused ones are last.
-      sort_keys(pair_keys, 2 * slot_bits, sort_scratch);
-      pair_keys.erase(std::unique(pair_keys.begin(), pair_keys.end()), pair_keys.end());
-      if (!pair_keys.empty() && pair_keys.back() == refused_key()) pair_keys.pop_back();
+      if (!tracking) {
+        pair_keys.resize(own + static_keys.size());
+        detail::parallel_for(std::size_t{0}, pieces_of(pair_keys.size()),
+                             [&](std::size_t k) { keys_of_pairs(k * pairs_per_piece, own, margin != 0.0f); });
+        sorted(pair_keys);
+        return;
+      }
+      own_keys.resize(own);
+      detail::parallel_for(std::size_t{0}, pieces_of(own),
+                           [&](std::size_t k) { keys_of_own_pairs(k * pairs_per_piece); });
+      sorted(own_keys);
+      keys_of_static_pairs(static_keys);
+      sorted(static_keys);
+      if (by_changes) {
+        keys_of_static_pairs(static_ends);
+        sorted(static_ends);
+      } else {
+        pair_keys.resize(own_keys.size() + static_keys.size());
+        std::merge(own_keys.begin(), own_keys.end(), static_keys.begin(), static_keys.end(), pair_keys.begin());
+      }
     });
+  }
+
+  /// Pair keys sorted: (lower slot, higher slot) keys, in handle order (slot_key). A pair
+  /// the grid found twice (PairOrder::any) is kept once; the refused ones (last) dropped.
+  void sorted(std::vector<std::uint64_t>& keys) {
+    sort_keys(keys, 2 * slot_bits, sort_scratch);
+    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+    if (!keys.empty() && keys.back() == refused_key()) keys.pop_back();
   }
 
   static std::size_t pieces_of(std::size_t pairs, std::size_t per_piece = pairs_per_piece) {
@@ -422,21 +461,32 @@ struct World::State {
   /// sides and kept from the lower id's), the rest the static contacts.
   void keys_of_pairs(std::size_t first, std::size_t own, bool margin) {
     const std::size_t last = std::min(first + pairs_per_piece, pair_keys.size());
+    for (std::size_t i = first; i < std::min(last, own); ++i) pair_keys[i] = own_key(i, margin);
+    for (std::size_t i = std::max(first, own); i < last; ++i) pair_keys[i] = static_key(static_keys[i - own]);
+  }
+  /// own_keys[i] for the piece from `first` on (no margin: the grid's pairs).
+  void keys_of_own_pairs(std::size_t first) {
+    for (std::size_t i = first; i < std::min(first + pairs_per_piece, own_keys.size()); ++i)
+      own_keys[i] = own_key(i, false);
+  }
+  /// StaticContacts' keys (dynamic << 32 | static) as pair keys, in place.
+  void keys_of_static_pairs(std::vector<std::uint64_t>& keys) {
+    detail::parallel_for(std::size_t{0}, pieces_of(keys.size()), [&](std::size_t k) {
+      for (std::size_t i = k * pairs_per_piece; i < std::min((k + 1) * pairs_per_piece, keys.size()); ++i)
+        keys[i] = static_key(keys[i]);
+    });
+  }
+  /// The key of the dynamic shapes' i-th pair among themselves: the grid's, or with a
+  /// margin the index's, each found from both sides and kept from the lower id's.
+  std::uint64_t own_key(std::size_t i, bool margin) const {
     const auto& dyn = owners[dynamic_scene];
     auto dynamic_slot = [&](ShapeId id) { return dyn[static_cast<std::size_t>(id.kind())][id.index()]; };
-    for (std::size_t i = first; i < std::min(last, own); ++i) {
-      if (!margin) {
-        pair_keys[i] = key_of(dynamic_slot(dynamic_pairs[i].first()), dynamic_slot(dynamic_pairs[i].second()));
-      } else {
-        const CrossPair& c = self_pairs[i];
-        pair_keys[i] =
-            c.query.bits() < c.shape.bits() ? key_of(dynamic_slot(c.query), dynamic_slot(c.shape)) : refused_key();
-      }
-    }
-    for (std::size_t i = std::max(first, own); i < last; ++i) {
-      const std::uint64_t k = static_keys[i - own];
-      pair_keys[i] = key_of(static_cast<std::uint32_t>(k >> 32), static_cast<std::uint32_t>(k));
-    }
+    if (!margin) return key_of(dynamic_slot(dynamic_pairs[i].first()), dynamic_slot(dynamic_pairs[i].second()));
+    const CrossPair& c = self_pairs[i];
+    return c.query.bits() < c.shape.bits() ? key_of(dynamic_slot(c.query), dynamic_slot(c.shape)) : refused_key();
+  }
+  std::uint64_t static_key(std::uint64_t k) const {
+    return key_of(static_cast<std::uint32_t>(k >> 32), static_cast<std::uint32_t>(k));
   }
 
   /// The swept disk's bounds, rounded outward one float step past the double values, so
@@ -548,6 +598,23 @@ struct World::State {
   /// in order, so their events, concatenated, are those of one merge of the two lists,
   /// whatever the threads.
   void find_events() {
+    if (by_changes)
+      carry_pairs();
+    else
+      merge_pairs();
+    current.swap(next);
+    slots_released = false;
+    if (tracking) {
+      // The next step's dynamic_keys: as slot keys (whatever slot_bits is then).
+      if (!by_changes) to_slot_keys(own_keys);
+      dynamic_keys.swap(own_keys);
+    }
+    own_keys_known = tracking;
+    places_kept = true;
+  }
+
+  /// next and the events by a merge of pair_keys with current (below).
+  void merge_pairs() {
     next.resize(pair_keys.size());
     const std::size_t pieces = std::max<std::size_t>(1, pieces_of(pair_keys.size()));
     if (event_pieces.size() < pieces) event_pieces.resize(pieces);
@@ -573,8 +640,59 @@ struct World::State {
       begins.insert(begins.end(), event_pieces[k].begins.begin(), event_pieces[k].begins.end());
       ends.insert(ends.end(), event_pieces[k].ends.begin(), event_pieces[k].ends.end());
     }
-    current.swap(next);
-    slots_released = false;
+  }
+
+  /// next and the events with current's pairs carried over (by_changes): the static pairs'
+  /// begins (static_keys) and ends (static_ends), and the dynamic shapes' own pairs from
+  /// dynamic_keys (the last step's) to own_keys; the same lists as merge_pairs would give.
+  /// No slot was released since the last step (places_kept), so a slot key names one pair.
+  void carry_pairs() {
+    to_slot_keys(own_keys);
+    to_slot_keys(static_keys);
+    to_slot_keys(static_ends);
+    own_gone.clear();
+    own_came.clear();
+    std::set_difference(dynamic_keys.begin(), dynamic_keys.end(), own_keys.begin(), own_keys.end(),
+                        std::back_inserter(own_gone));
+    std::set_difference(own_keys.begin(), own_keys.end(), dynamic_keys.begin(), dynamic_keys.end(),
+                        std::back_inserter(own_came));
+    // Both sorted, and disjoint: a static pair changes once, and no pair is both static
+    // and the dynamic shapes' own.
+    gone.resize(static_ends.size() + own_gone.size());
+    std::merge(static_ends.begin(), static_ends.end(), own_gone.begin(), own_gone.end(), gone.begin());
+    came.resize(static_keys.size() + own_came.size());
+    std::merge(static_keys.begin(), static_keys.end(), own_came.begin(), own_came.end(), came.begin());
+    begins.clear();
+    ends.clear();
+    // current with `gone` taken out and `came` put in, pair by pair into next, which has
+    // room for all of current and `came` (kept between steps), cut to size at the end.
+    if (next.size() < current.size() + came.size()) next.resize(current.size() + came.size());
+    const HandlePair *in = current.data(), *const in_end = in + current.size();
+    HandlePair* out = next.data();
+    std::size_t g = 0, c = 0;
+    while (g < gone.size() || c < came.size()) {
+      const bool goes = c == came.size() || (g < gone.size() && gone[g] < came[c]);
+      const std::uint64_t key = goes ? gone[g++] : came[c++];
+      while (in != in_end && slot_key(*in) < key) *out++ = *in++;
+      const bool had = in != in_end && slot_key(*in) == key;
+      if (goes) {
+        if (!had) throw std::logic_error("hitgrid: a pair ended that the last step did not have");
+        ends.push_back(*in++);
+      } else {
+        if (had) throw std::logic_error("hitgrid: a pair began that the last step had");
+        if (c + generations_ahead < came.size()) fetch_slot_generations(came[c + generations_ahead]);
+        *out = {handle_of(static_cast<std::uint32_t>(key >> 32)), handle_of(static_cast<std::uint32_t>(key))};
+        begins.push_back(*out++);
+      }
+    }
+    out = std::copy(in, in_end, out);
+    next.resize(static_cast<std::size_t>(out - next.data()));
+  }
+
+  /// Pair keys (lower << slot_bits | higher) as slot keys (lower << 32 | higher), in place
+  /// (the order stays).
+  void to_slot_keys(std::vector<std::uint64_t>& keys) const {
+    for (std::uint64_t& k : keys) k = as_slot_key(k);
   }
 
   /// A pair key (lower slot << slot_bits | higher) as a slot key (lower << 32 | higher).
@@ -637,6 +755,10 @@ struct World::State {
     __builtin_prefetch(&generations[key >> slot_bits]);
     __builtin_prefetch(&generations[key & ((std::uint64_t{1} << slot_bits) - 1)]);
   }
+  void fetch_slot_generations(std::uint64_t key) const {
+    __builtin_prefetch(&generations[key >> 32]);
+    __builtin_prefetch(&generations[static_cast<std::uint32_t>(key)]);
+  }
 
   WorldOptions options;
   FindPairsOptions find_options;
@@ -657,7 +779,19 @@ struct World::State {
 
   PairList dynamic_pairs;
   StaticContacts static_contacts;          // the dynamic shapes' pairs with the static ones
-  std::vector<std::uint64_t> static_keys;  // dynamic slot << 32 | static slot
+  std::vector<std::uint64_t> static_keys;  // dynamic slot << 32 | static slot (then pair keys)
+  std::vector<std::uint64_t> static_ends;  // by_changes: the static pairs that ended, the same
+  // Whether the step finds its static pairs by their changes since the last step (and the
+  // dynamic shapes' own apart, in own_keys), and whether it keeps them apart (tracking):
+  // without a margin, with static and dynamic shapes.
+  bool by_changes = false, tracking = false;
+  // Since the last step, which completed, shapes were only moved in place or added: no
+  // shape taken out of its scene or place, no filter changed, no memory released.
+  bool places_kept = false;
+  bool own_keys_known = false;                                // dynamic_keys is the last step's
+  std::vector<std::uint64_t> own_keys;                        // the step's dynamic pairs among themselves, sorted
+  std::vector<std::uint64_t> dynamic_keys;                    // the last step's, as slot keys
+  std::vector<std::uint64_t> own_gone, own_came, gone, came;  // carry_pairs' scratch
   std::vector<CrossPair> self_pairs;
   std::vector<HandlePair> current, next, begins, ends;
   std::vector<Events> event_pieces;  // find_events' pieces, kept between steps
@@ -776,6 +910,7 @@ void World::set_filter(ShapeHandle handle, ShapeFilter filter) {
   ShapeFilter& f = s.slots[handle.index].filter;
   s.filtered += (filter == ShapeFilter{} ? 0 : 1) - (f == ShapeFilter{} ? 0 : 1);
   f = filter;
+  s.places_kept = false;  // pairs refused or accepted now that were not
 }
 
 void World::set_body(ShapeHandle handle, BodyType body) {
@@ -1073,7 +1208,13 @@ void World::release_memory() {
   s.serial_finder.release_memory();
   PairList().swap(s.dynamic_pairs);
   s.static_contacts.release_memory();
+  s.places_kept = false;
+  s.own_keys_known = false;
   std::vector<std::uint64_t>().swap(s.static_keys);
+  std::vector<std::uint64_t>().swap(s.static_ends);
+  std::vector<std::uint64_t>().swap(s.own_keys);
+  std::vector<std::uint64_t>().swap(s.dynamic_keys);
+  for (auto* v : {&s.own_gone, &s.own_came, &s.gone, &s.came}) std::vector<std::uint64_t>().swap(*v);
   std::vector<CrossPair>().swap(s.self_pairs);
   std::vector<HandlePair>().swap(s.next);
   std::vector<State::MovePiece>().swap(s.move_pieces);
