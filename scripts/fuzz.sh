@@ -3,7 +3,7 @@
 #   scripts/fuzz.sh [SECONDS_PER_TARGET [PARALLEL]]   (default 20 s, one target at a time;
 #   CI: scripts/test.sh says how long and how many at once)
 # PARALLEL targets run at the same time (one process, one core each), so the run takes
-# about SECONDS_PER_TARGET * 7 / PARALLEL.
+# about SECONDS_PER_TARGET * 8 / PARALLEL.
 # Each starts from its committed corpus (fuzz/corpus/<target>/), copied to a scratch folder
 # so the repository is not written. A crash, leak, timeout or sanitizer report stops the
 # run with status 1 and leaves the input in build/fuzz/artifacts/ (add it to the corpus
@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-20}"
 parallel="${2:-1}"
-targets=(scene_text scene_binary pairs_text pairs_binary pair_kernels find_pairs rope)
+targets=(scene_text scene_binary pairs_text pairs_binary pair_kernels find_pairs rope world)
 mkdir -p build/fuzz/artifacts
 # One target: a single libFuzzer process on one core. -rss_limit_mb guards the readers'
 # allocation checks (a header must never make them reserve more than the file holds).

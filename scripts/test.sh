@@ -20,6 +20,6 @@ done
 part "build fuzz" scripts/build.sh fuzz
 echo "== tests: fuzz corpus"
 part "tests fuzz corpus" ctest --test-dir build/fuzz --output-on-failure --parallel "$(nproc)"
-# 30 s per target, two at a time (CI's two cores): 2 minutes for the seven, within CI's
+# 30 s per target, two at a time (CI's two cores): 2 minutes for the eight, within CI's
 # 45-minute budget (docs/testing.md gives every part's cost).
 part "fuzz" scripts/fuzz.sh 30 2
