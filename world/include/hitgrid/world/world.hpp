@@ -22,6 +22,10 @@
 // own pairs come from the grid broad phase (PairFinder) every frame, and the grid it
 // builds for them is kept for the queries, casts and swept circles of that frame (one
 // grid per step, built once, read by the pairs' passes and by every query after).
+// Between steps after which shapes were only moved in place (the same kind) or created,
+// the pairs with static shapes are carried over: only those that began or ended are
+// sorted and merged (any other change, destroy, a new kind or body, a filter, costs one
+// step of the full form).
 //
 // step() finds the pairs touching now, exactly (closed shapes: touching counts; every
 // decision is exact arithmetic on the float inputs, docs/contracts.md), and the events
