@@ -213,9 +213,9 @@ StaticContacts::List StaticContacts::next_list(const Aabb& box, float cell, cons
 
 void StaticContacts::rebuild(Chunk& c, std::uint32_t places, const GridIndex& statics, const Owners& static_owners,
                              const std::uint32_t* slots, bool changes, Scratch& t) const {
-  // The places whose touched marks are the last find's: a place beyond, or every place of
-  // a chunk that find did not test, holds a shape new since (find_changes' condition).
-  const std::uint32_t marked = c.tested + 1 == frame_ ? c.places : 0;
+  // The places whose touched marks are the last find's; the others' shapes had no static
+  // pairs then (marks_current).
+  const std::uint32_t marked_places = marks_current(c) ? c.places : 0;
   // Until the new lists are in place the chunk's are none: if anything below throws
   // (memory), the next find() builds them all again rather than trust slack boxes already
   // replaced over lists not yet rebuilt.
@@ -250,7 +250,7 @@ void StaticContacts::rebuild(Chunk& c, std::uint32_t places, const GridIndex& st
       // The old list's touched static shapes (about one or two), by slot.
       std::vector<std::uint32_t>& was = t.was_touching[k];
       was.clear();
-      if (i < marked) {
+      if (i < marked_places) {
         const Run& old = c.runs[k];
         for (std::uint32_t e = old.begin[i]; e != old.begin[i + 1]; ++e)
           if (old.touched[e]) was.push_back(old.slots[e]);
@@ -291,8 +291,7 @@ void StaticContacts::rebuild(Chunk& c, std::uint32_t places, const GridIndex& st
 void StaticContacts::touching(ShapeKind kind, const std::uint32_t* slots, Chunk& c, Isa isa, bool changes,
                               Scratch& t) const {
   for (std::uint32_t p = 0; p < c.places; ++p) t.dynamic_keys[p] = std::uint64_t{slots[p]} << 32;
-  // Marks from before the last find belong to shapes new since: none of their pairs is old.
-  const bool marked = c.tested + 1 == frame_;
+  const bool marked = marks_current(c);
   for (std::size_t k = 0; k < 3; ++k) {
     Run& run = c.runs[k];
     const std::size_t n = run.begin[c.places];

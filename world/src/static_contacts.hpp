@@ -67,8 +67,9 @@ class StaticContacts {
   void find_changes(const Scene& dynamic, const Owners& dynamic_owners, const GridIndex& statics,
                     const Owners& static_owners, Isa isa, std::vector<std::uint64_t>& begins,
                     std::vector<std::uint64_t>& ends);
-  /// Whether the last find (of either form) completed, with no release_memory since: what
-  /// find_changes compares against is known.
+  /// Whether the last find (of either form) completed without a margin (with one, the
+  /// marks are not kept), with no release_memory since: what find_changes compares
+  /// against is known.
   bool changes_known() const { return complete_; }
 
   /// Gives back the lists (the next find() builds them again).
@@ -107,7 +108,7 @@ class StaticContacts {
     /// The lists of places [first, last) of `from` appended, as they were.
     void append(const Run& from, std::uint32_t first, std::uint32_t last);
     /// A shape appended to place i's list (the list's end marked by end_place).
-    void append(const float* g, std::uint32_t slot, std::uint32_t i, bool touched);
+    void append(const float* g, std::uint32_t slot, std::uint32_t i, bool was_touching);
     void end_place() { begin.push_back(static_cast<std::uint32_t>(slots.size())); }
     /// The same contents as `from`, in this run's memory (grown only when too small).
     void assign(const Run& from);
@@ -176,6 +177,11 @@ class StaticContacts {
   /// t.pairs; or with `changes`, those whose answer differs from Run::touched into t.pairs
   /// (begins) and t.ends. Either way Run::touched becomes the answer.
   void touching(ShapeKind kind, const std::uint32_t* slots, Chunk& c, Isa isa, bool changes, Scratch& t) const;
+  /// Whether the chunk's marks are the last find's: it tested them. Otherwise (a chunk the
+  /// last find did not reach, or one it could not finish) none stands for a pair: under
+  /// find_changes' condition the shapes there are new since, or that find had no static
+  /// shapes to pair them with.
+  bool marks_current(const Chunk& c) const { return c.tested + 1 == frame_; }
   /// find() and find_changes(): margin 0 with changes.
   void find_lists(const Scene& dynamic, const Owners& dynamic_owners, const GridIndex& statics,
                   const Owners& static_owners, float margin, Isa isa, bool changes, std::vector<std::uint64_t>& out,

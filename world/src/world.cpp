@@ -778,9 +778,11 @@ struct World::State {
   std::vector<ShapeId> found;
 
   PairList dynamic_pairs;
-  StaticContacts static_contacts;          // the dynamic shapes' pairs with the static ones
-  std::vector<std::uint64_t> static_keys;  // dynamic slot << 32 | static slot (then pair keys)
-  std::vector<std::uint64_t> static_ends;  // by_changes: the static pairs that ended, the same
+  StaticContacts static_contacts;  // the dynamic shapes' pairs with the static ones
+  // The static pairs, or by_changes those that began: dynamic slot << 32 | static slot,
+  // then pair keys.
+  std::vector<std::uint64_t> static_keys;
+  std::vector<std::uint64_t> static_ends;  // by_changes: the static pairs that ended (as static_keys)
   // Whether the step finds its static pairs by their changes since the last step (and the
   // dynamic shapes' own apart, in own_keys), and whether it keeps them apart (tracking):
   // without a margin, with static and dynamic shapes.
@@ -908,6 +910,7 @@ void World::set_filter(ShapeHandle handle, ShapeFilter filter) {
   State& s = *s_;
   s.live(handle, "set_filter");
   ShapeFilter& f = s.slots[handle.index].filter;
+  if (f == filter) return;
   s.filtered += (filter == ShapeFilter{} ? 0 : 1) - (f == ShapeFilter{} ? 0 : 1);
   f = filter;
   s.places_kept = false;  // pairs refused or accepted now that were not

@@ -24,8 +24,9 @@
 // grid per step, built once, read by the pairs' passes and by every query after).
 // Between steps after which shapes were only moved in place (the same kind) or created,
 // the pairs with static shapes are carried over: only those that began or ended are
-// sorted and merged (any other change, destroy, a new kind or body, a filter, costs one
-// step of the full form).
+// sorted and merged (any other change, destroy, a new kind or body, a filter, and
+// release_memory(), costs one step of the full form; a world with a contact margin takes
+// the full form every step).
 //
 // step() finds the pairs touching now, exactly (closed shapes: touching counts; every
 // decision is exact arithmetic on the float inputs, docs/contracts.md), and the events
@@ -87,9 +88,7 @@ struct ShapeHandle {
 struct HandlePair {
   ShapeHandle a, b;
   friend bool operator==(const HandlePair&, const HandlePair&) = default;
-  friend bool operator<(const HandlePair& x, const HandlePair& y) {
-    return x.a < y.a || (x.a == y.a && x.b < y.b);
-  }
+  friend bool operator<(const HandlePair& x, const HandlePair& y) { return x.a < y.a || (x.a == y.a && x.b < y.b); }
 };
 
 enum class BodyType : std::uint8_t {
@@ -226,7 +225,10 @@ class World {
   std::size_t size() const;
 
   // --- frames ----------------------------------------------------------------------------
-  /// The frame: pairs touching now, and the events since the previous step.
+  /// The frame: pairs touching now, and the events since the previous step. If it throws
+  /// (out of memory), pairs() stay the last completed step's, and the next step's events
+  /// are the differences from them; the events and impacts read in between are not
+  /// defined.
   void step();
   /// After step(): the pairs touching, sorted. Valid until the next step.
   std::span<const HandlePair> pairs() const;
