@@ -139,6 +139,17 @@ class Execs {
   test::SerialHook serial_{17};
 };
 
+/// run() on `exec`'s arena, or through its task hook.
+template <class F>
+void run_on(const Exec& exec, const F& run) {
+  if (exec.hook) {
+    const detail::TaskHookScope scope(exec.hook);
+    run();
+  } else {
+    exec.arena->execute(run);
+  }
+}
+
 /// contacts.find on `exec`, into a vector that already holds a marker (find appends; the
 /// marker must stay first); the keys sorted, without the marker.
 std::vector<std::uint64_t> find_keys(StaticContacts& contacts, const Exec& exec, const Scene& dynamic,
@@ -147,12 +158,7 @@ std::vector<std::uint64_t> find_keys(StaticContacts& contacts, const Exec& exec,
   constexpr std::uint64_t marker = 0x0123456789abcdefull;
   std::vector<std::uint64_t> out{marker};
   auto run = [&] { contacts.find(dynamic, dynamic_owners, statics, static_owners, margin, exec.isa, out); };
-  if (exec.hook) {
-    const detail::TaskHookScope scope(exec.hook);
-    run();
-  } else {
-    exec.arena->execute(run);
-  }
+  run_on(exec, run);
   CHECK(out.front() == marker);
   out.erase(out.begin());
   std::sort(out.begin(), out.end());
@@ -168,12 +174,7 @@ std::pair<std::vector<std::uint64_t>, std::vector<std::uint64_t>> find_changes(S
   constexpr std::uint64_t marker = 0x0123456789abcdefull;
   std::vector<std::uint64_t> begins{marker}, ends{marker};
   auto run = [&] { contacts.find_changes(dynamic, dynamic_owners, statics, static_owners, exec.isa, begins, ends); };
-  if (exec.hook) {
-    const detail::TaskHookScope scope(exec.hook);
-    run();
-  } else {
-    exec.arena->execute(run);
-  }
+  run_on(exec, run);
   CHECK(begins.front() == marker);
   CHECK(ends.front() == marker);
   begins.erase(begins.begin());

@@ -337,19 +337,17 @@ struct World::State {
       const std::size_t own = margin == 0.0f ? dynamic_pairs.size() : self_pairs.size();
       if (!tracking) {
         pair_keys.resize(own + static_keys.size());
-        detail::parallel_for(std::size_t{0}, pieces_of(pair_keys.size()),
-                             [&](std::size_t k) { keys_of_pairs(k * pairs_per_piece, own, margin != 0.0f); });
+        keys_of_pairs(pair_keys, own, margin != 0.0f, static_keys);
         sorted(pair_keys);
         return;
       }
       own_keys.resize(own);
-      detail::parallel_for(std::size_t{0}, pieces_of(own),
-                           [&](std::size_t k) { keys_of_own_pairs(k * pairs_per_piece); });
+      keys_of_pairs(own_keys, own, false, {});
       sorted(own_keys);
-      keys_of_static_pairs(static_keys);
+      keys_of_pairs(static_keys, 0, false, static_keys);
       sorted(static_keys);
       if (by_changes) {
-        keys_of_static_pairs(static_ends);
+        keys_of_pairs(static_ends, 0, false, static_ends);
         sorted(static_ends);
       } else {
         pair_keys.resize(own_keys.size() + static_keys.size());
@@ -456,24 +454,15 @@ struct World::State {
     }
   }
 
-  /// pair_keys[i] for the piece from `first` on: the first `own` are the dynamic shapes'
-  /// pairs among themselves (the grid's; with a margin, the index's, each found from both
-  /// sides and kept from the lower id's), the rest the static contacts.
-  void keys_of_pairs(std::size_t first, std::size_t own, bool margin) {
-    const std::size_t last = std::min(first + pairs_per_piece, pair_keys.size());
-    for (std::size_t i = first; i < std::min(last, own); ++i) pair_keys[i] = own_key(i, margin);
-    for (std::size_t i = std::max(first, own); i < last; ++i) pair_keys[i] = static_key(static_keys[i - own]);
-  }
-  /// own_keys[i] for the piece from `first` on (no margin: the grid's pairs).
-  void keys_of_own_pairs(std::size_t first) {
-    for (std::size_t i = first; i < std::min(first + pairs_per_piece, own_keys.size()); ++i)
-      own_keys[i] = own_key(i, false);
-  }
-  /// StaticContacts' keys (dynamic << 32 | static) as pair keys, in place.
-  void keys_of_static_pairs(std::vector<std::uint64_t>& keys) {
+  /// keys[i], in pieces on the frame's threads: the first `own` the dynamic shapes' pairs
+  /// among themselves (own_key), the rest StaticContacts' keys statics[i - own] (static_key;
+  /// statics may be `keys` itself, then converted in place).
+  void keys_of_pairs(std::vector<std::uint64_t>& keys, std::size_t own, bool margin,
+                     std::span<const std::uint64_t> statics) {
     detail::parallel_for(std::size_t{0}, pieces_of(keys.size()), [&](std::size_t k) {
-      for (std::size_t i = k * pairs_per_piece; i < std::min((k + 1) * pairs_per_piece, keys.size()); ++i)
-        keys[i] = static_key(keys[i]);
+      const std::size_t first = k * pairs_per_piece, last = std::min(first + pairs_per_piece, keys.size());
+      for (std::size_t i = first; i < std::min(last, own); ++i) keys[i] = own_key(i, margin);
+      for (std::size_t i = std::max(first, own); i < last; ++i) keys[i] = static_key(statics[i - own]);
     });
   }
   /// The key of the dynamic shapes' i-th pair among themselves: the grid's, or with a
