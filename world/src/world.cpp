@@ -669,8 +669,8 @@ struct World::State {
         ends.push_back(*in++);
       } else {
         if (had) throw std::logic_error("hitgrid: a pair began that the last step had");
-        if (c + generations_ahead < came.size()) fetch_slot_generations(came[c + generations_ahead]);
-        *out = {handle_of(static_cast<std::uint32_t>(key >> 32)), handle_of(static_cast<std::uint32_t>(key))};
+        if (c + generations_ahead < came.size()) fetch_generations(came[c + generations_ahead]);
+        *out = handles_of(key);
         begins.push_back(*out++);
       }
     }
@@ -709,9 +709,10 @@ struct World::State {
     }
     while (i < i_end) out.ends.push_back(current[i++]);
     for (std::size_t k = 0; k < out.fresh.size(); ++k) {
-      if (k + generations_ahead < out.fresh.size()) fetch_generations(pair_keys[out.fresh[k + generations_ahead]]);
+      if (k + generations_ahead < out.fresh.size())
+        fetch_generations(as_slot_key(pair_keys[out.fresh[k + generations_ahead]]));
       const std::size_t at = out.fresh[k];
-      next[at] = handles_of(pair_keys[at]);
+      next[at] = handles_of(as_slot_key(pair_keys[at]));
       out.begins.push_back(next[at]);
     }
   }
@@ -720,10 +721,10 @@ struct World::State {
   /// pair of slots in both lists whose generations differ ends and begins.
   void merge_released(std::size_t i, std::size_t i_end, std::size_t j, std::size_t j_end, Events& out) {
     for (; j < j_end; ++j) {
-      if (j + generations_ahead < j_end) fetch_generations(pair_keys[j + generations_ahead]);
+      if (j + generations_ahead < j_end) fetch_generations(as_slot_key(pair_keys[j + generations_ahead]));
       const std::uint64_t key = as_slot_key(pair_keys[j]);
       while (i < i_end && slot_key(current[i]) < key) out.ends.push_back(current[i++]);
-      next[j] = handles_of(pair_keys[j]);
+      next[j] = handles_of(as_slot_key(pair_keys[j]));
       if (!(i < i_end && slot_key(current[i]) == key)) {
         out.begins.push_back(next[j]);
       } else if (!(current[i++] == next[j])) {
@@ -734,17 +735,13 @@ struct World::State {
     while (i < i_end) out.ends.push_back(current[i++]);
   }
 
-  /// A pair key's slots as handles, and the prefetch of their generations.
+  /// A slot key's slots as handles, and the prefetch of their generations (a pair key's:
+  /// as_slot_key first).
   static constexpr std::size_t generations_ahead = 16;
   HandlePair handles_of(std::uint64_t key) const {
-    return {handle_of(static_cast<std::uint32_t>(key >> slot_bits)),
-            handle_of(static_cast<std::uint32_t>(key & ((std::uint64_t{1} << slot_bits) - 1)))};
+    return {handle_of(static_cast<std::uint32_t>(key >> 32)), handle_of(static_cast<std::uint32_t>(key))};
   }
   void fetch_generations(std::uint64_t key) const {
-    __builtin_prefetch(&generations[key >> slot_bits]);
-    __builtin_prefetch(&generations[key & ((std::uint64_t{1} << slot_bits) - 1)]);
-  }
-  void fetch_slot_generations(std::uint64_t key) const {
     __builtin_prefetch(&generations[key >> 32]);
     __builtin_prefetch(&generations[static_cast<std::uint32_t>(key)]);
   }
