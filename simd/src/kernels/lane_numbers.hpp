@@ -4,7 +4,9 @@
 // arithmetic as core/src/filtered.hpp's Filtered (Higham's running error analysis, u =
 // 2^-53 per operation; see that header for why the bound holds for hitgrid's polynomials
 // and why certain() inflates it by 2^-40). The orientation uses Shewchuk's cheaper static
-// bound instead (static_orient below), as core/src/orient2d_filter.hpp does.
+// bound instead (static_orient below), as core/src/orient2d_filter.hpp does, and so do the
+// dot product and the circle polynomials of segment_circle.hpp (static_dot,
+// static_distance, static_line_distance).
 //
 // Stage 2, CheckedLanes: the value again, plus a mask of the lanes in which no operation
 // rounded at all, checked with error-free transformations (two-sum, two-product). In
@@ -85,6 +87,54 @@ template <class A>
   const Doubles<A> s = l + r;
   const Doubles<A> bound = Doubles<A>((3.0 + 16.0 * 0x1p-53) * 0x1p-53) * (xsimd::abs(l) + xsimd::abs(r));
   return {s, xsimd::abs(s) > bound};
+}
+
+/// Static bounds for the circle polynomials (poly::distance, poly::line_distance), from
+/// the forward error of a polynomial evaluated in floating point. Written out, the
+/// computed value is the sum of the exact polynomial's monomials in the exact coordinate
+/// differences, each multiplied by one factor (1 + d), |d| <= u = 2^-53, per rounding on
+/// its way up the expression: a difference of inputs gives one, a sum one more than its
+/// operand, a product one more than its two operands together. With at most n factors a
+/// monomial, the error is at most gamma_n = nu / (1 - nu) times the sum of the monomials'
+/// magnitudes, that is the polynomial evaluated on the differences' magnitudes with every
+/// minus a plus (Higham, Accuracy and Stability of Numerical Algorithms, 3.1). That
+/// magnitude, computed in double from the rounded differences, has every monomial
+/// positive and at most n factors (1 - u) low, so the exact one is at most (1 - u)^-n
+/// times it. The inputs are floats: in double no difference, product or bound underflows
+/// or overflows (a nonzero monomial of degree 4 lies in [2^-596, 2^520]), so the model
+/// holds. A magnitude of 0 means every monomial is 0, and so is the value, exactly.
+///
+/// poly::distance, (dx dx + dy dy) - r r: n = 5 (dx 1, dx dx 3, the sum 4, the difference
+/// 5; r r is exact). Bound 6u times (dx dx + dy dy + r r): 6u (1 - u) > gamma_5 (1 - u)^-5
+/// with the bound's own rounding.
+template <class A>
+[[gnu::always_inline]] inline LaneSign<A> static_distance(const Doubles<A>& px, const Doubles<A>& py,
+                                                          const Doubles<A>& qx, const Doubles<A>& qy,
+                                                          const Doubles<A>& r) {
+  const Doubles<A> dx = px - qx, dy = py - qy;
+  const Doubles<A> squares = dx * dx + dy * dy, rr = r * r;
+  const Doubles<A> v = squares - rr;
+  const Doubles<A> bound = Doubles<A>(6.0 * 0x1p-53) * (squares + rr);
+  return {v, (bound == Doubles<A>(0.0)) | (xsimd::abs(v) > bound)};
+}
+
+/// poly::line_distance, cr cr - (r r)(ux ux + uy uy) with cr = ux wy - uy wx: n = 10 (cr
+/// has 4, cr cr 9, the difference 10; the other side 1 + 4 + 1). Magnitude (|ux| |wy| +
+/// |uy| |wx|)^2 + (r r)(ux ux + uy uy), bound 11u times it: 11u (1 - u) > gamma_10
+/// (1 - u)^-10.
+template <class A>
+[[gnu::always_inline]] inline LaneSign<A> static_line_distance(const Doubles<A>& ax, const Doubles<A>& ay,
+                                                               const Doubles<A>& bx, const Doubles<A>& by,
+                                                               const Doubles<A>& px, const Doubles<A>& py,
+                                                               const Doubles<A>& r) {
+  const Doubles<A> ux = bx - ax, uy = by - ay, wx = px - ax, wy = py - ay;
+  const Doubles<A> l = ux * wy, m = uy * wx;
+  const Doubles<A> cr = l - m;
+  const Doubles<A> far = (r * r) * (ux * ux + uy * uy);
+  const Doubles<A> v = cr * cr - far;
+  const Doubles<A> magnitude = xsimd::abs(l) + xsimd::abs(m);
+  const Doubles<A> bound = Doubles<A>(11.0 * 0x1p-53) * (magnitude * magnitude + far);
+  return {v, (bound == Doubles<A>(0.0)) | (xsimd::abs(v) > bound)};
 }
 
 template <class A>

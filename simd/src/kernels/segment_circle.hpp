@@ -7,13 +7,17 @@
 //   dot(a - b, c - b) <= 0   (centre projects past b)                -> |c - b|^2 <= r^2
 //   otherwise                                                        -> cross(b - a, c - a)^2 <= r^2 |b - a|^2
 //
-// All five signs are evaluated in every lane (stage 1: static bound for the dot
-// products, running bound for the distances); the lane's verdict then needs only the signs
-// on its own branch to be known.
+// Stage 1 bounds every sign statically (lane_numbers.hpp: static_dot, static_distance,
+// static_line_distance). The two dot products come first; they choose each lane's
+// endpoint, the nearer of a and b when the centre projects outside the segment, so that
+// one distance serves both endpoint branches. That distance and the line distance are
+// evaluated in every lane; the lane's verdict then needs only the signs on its own branch
+// to be known. A lane whose dot products are unknown has no endpoint
+// yet: it is left to stage 2, which evaluates both endpoints' distances.
 #pragma once
 
-#include "lane_numbers.hpp"
 #include "hitgrid/core/detail/predicate_polynomials.hpp"
+#include "lane_numbers.hpp"
 #include "verdict.hpp"
 
 namespace hitgrid::simd::kernels {
@@ -33,19 +37,23 @@ struct SegmentCircleKernel {
     const M live = ~apart;
     if (!xsimd::any(live)) return {M(false), M(false)};
 
-    using F = FilteredLanes<A>;
-    Signs<A> sg{static_dot<A>(ax, ay, bx, by, cx, cy), static_dot<A>(bx, by, ax, ay, cx, cy),
-                sign_of(poly::distance(F(cx), F(cy), F(ax), F(ay), F(r))),
-                sign_of(poly::distance(F(cx), F(cy), F(bx), F(by), F(r))),
-                sign_of(poly::line_distance(F(ax), F(ay), F(bx), F(by), F(cx), F(cy), F(r)))};
+    const LaneSign<A> before_a = static_dot<A>(ax, ay, bx, by, cx, cy);
+    const LaneSign<A> past_b = static_dot<A>(bx, by, ax, ay, cx, cy);
+    // b where the centre projects past b (and not before a), else a.
+    const M at_b = (before_a.v > D(0.0)) & (past_b.v <= D(0.0));
+    const D ex = xsimd::select(at_b, bx, ax), ey = xsimd::select(at_b, by, ay);
+    const LaneSign<A> near_end = static_distance<A>(cx, cy, ex, ey, r);
+    Signs<A> sg{before_a, past_b, near_end, near_end, static_line_distance<A>(ax, ay, bx, by, cx, cy, r)};
     M known;
     const M inside = decide(sg, known);
     if (xsimd::any(live & ~known)) [[unlikely]]
-      return exactly<A>(s, c, live, sg);
+      return exactly<A>(s, c, live, sg, at_b);
     return {live & inside, M(false)};
   }
 
-  /// The five signs: centre before a, centre past b, and the three distances.
+  /// The five signs: centre before a, centre past b, and the three distances (stage 1
+  /// fills near_a and near_b with the one distance to the lane's endpoint: only the one on
+  /// the lane's branch is read).
   template <class A>
   struct Signs {
     LaneSign<A> before_a, past_b, near_a, near_b, near_line;
@@ -66,11 +74,17 @@ struct SegmentCircleKernel {
 
   /// Stage 2 for batches with an undecided live lane.
   template <class A>
+  /// Stage 1's endpoint distance is known only for the endpoint it chose (at_b): the
+  /// other endpoint's starts unknown, computed here, in case the exact dot products
+  /// choose it.
   [[gnu::noinline, gnu::flatten]] static Verdict<DoubleMask<A>> exactly(const Doubles<A>* s, const Doubles<A>* c,
-                                                                        DoubleMask<A> live, Signs<A> sg) {
+                                                                        DoubleMask<A> live, Signs<A> sg,
+                                                                        DoubleMask<A> at_b) {
     using C = CheckedLanes<A>;
     const Doubles<A>&ax = s[0], &ay = s[1], &bx = s[2], &by = s[3];
     const Doubles<A>&cx = c[0], &cy = c[1], &r = c[2];
+    sg.near_a.known = sg.near_a.known & ~at_b;
+    sg.near_b.known = sg.near_b.known & at_b;
     sg.before_a = refine(sg.before_a, poly::dot(C(ax), C(ay), C(bx), C(by), C(cx), C(cy)));
     sg.past_b = refine(sg.past_b, poly::dot(C(bx), C(by), C(ax), C(ay), C(cx), C(cy)));
     sg.near_a = refine(sg.near_a, poly::distance(C(cx), C(cy), C(ax), C(ay), C(r)));
