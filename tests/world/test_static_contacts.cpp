@@ -1065,3 +1065,34 @@ TEST_CASE("lists follow how each shape moves, jittering, wandering, going on, st
   CHECK(c.lists_wider > 300);
   CHECK(c.listed > 0);
 }
+
+TEST_CASE("a shape that jumps keeps the speed its list planned for", "[world][static_contacts]") {
+  // 90 dynamic shapes go on steadily to the right and jump back every 100 frames (a
+  // teleport). The lists built at a jump reach ahead as far as the shapes went per frame
+  // before it (next_list), so the shapes go on in them for the next 15 frames; planning
+  // for the jump's speed instead (a list reaching back the way they jumped) or for none
+  // (the least slack) builds every list again within a few frames. The keys are the brute
+  // force's every frame.
+  SplitMix64 r(test::test_seed(73));
+  const double world = 40;
+  Slots static_slots, dynamic_slots;
+  Side statics, dynamics;
+  for (const Body& b : random_statics(r, static_slots, 600, world)) statics.add(b, {});
+  const GridIndex index(statics.scene);
+  for (int i = 0; i < 90; ++i) dynamics.add(random_body(r, kinds[i % 3], dynamic_slots.next(), 4, 20, 1.0), {});
+  StaticContacts contacts;
+  tbb::task_arena two(2);
+  const Exec exec{best_isa(), &two, {}, ""};
+  std::uint64_t built_at_jump = 0;
+  for (int f = 1; f <= 300; ++f) {
+    for (auto& kind_bodies : dynamics.bodies)
+      for (Body& b : kind_bodies) b.x += f % 100 == 0 ? -5.0 : 0.05;
+    dynamics.place_all({});
+    INFO("frame " << f);
+    const std::vector<std::uint64_t> got =
+        find_keys(contacts, exec, dynamics.scene, dynamics.owners, index, statics.owners, 0.0f);
+    REQUIRE(difference(got, brute_force(dynamics.scene, dynamics.owners, statics.scene, statics.owners, 0.0f)) == "");
+    if (f % 100 == 0) built_at_jump = contacts.counts().lists_built;
+    if (f > 100 && f % 100 == 15) CHECK(contacts.counts().lists_built - built_at_jump == 0);
+  }
+}

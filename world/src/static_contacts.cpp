@@ -34,8 +34,10 @@ constexpr double slack_growth = 1.5, slack_shrink = 0.75, max_slack = 4.0;
 /// A shape that left its slack box gets, on the sides it went, the distance it went per
 /// frame since its list was built times frames_ahead: a shape going on at a steady speed
 /// asks the grid again about every frames_ahead frames, for a list that reaches that far
-/// ahead and no further. At most max_ahead times the larger of its side and a cell (a shape
-/// that jumped far, or a new shape in a list's place, is not a speed to plan for).
+/// ahead and no further. At most max_ahead times the larger of its side and a cell. A shape
+/// whose bounds miss its old slack box altogether jumped (a teleport, a respawn, or a new
+/// shape in a list's place): how far says nothing of its speed, and it keeps the speed its
+/// old list planned for (none, if that list did not reach ahead).
 constexpr double frames_ahead = 24.0;
 constexpr double max_ahead = 4.0;
 /// A list that reaches further than the least slack is built again once it is this old,
@@ -191,7 +193,15 @@ StaticContacts::List StaticContacts::next_list(const Aabb& box, float cell, cons
     if (age < young_list && !old->ahead) slack *= slack_growth;
     if (age > old_list) slack *= slack_shrink;
     slack = std::clamp(slack, least, max_slack * least);
-    v = {(center.x - old->center.x) / age, (center.y - old->center.y) / age};
+    if (overlaps(old->slack, box)) {
+      v = {(center.x - old->center.x) / age, (center.y - old->center.y) / age};
+    } else {
+      // The old list reached further ahead on one side than on the other by the speed
+      // it planned for times frames_ahead.
+      const Aabb& s = old->slack;
+      v = {(double{s.max.x} + s.min.x - 2.0 * old->center.x) / frames_ahead,
+           (double{s.max.y} + s.min.y - 2.0 * old->center.y) / frames_ahead};
+    }
   }
   const auto outward = [](double x) {
     return x <= double{std::numeric_limits<float>::max()} ? static_cast<float>(x) : std::numeric_limits<float>::max();
@@ -288,6 +298,25 @@ void StaticContacts::rebuild(Chunk& c, std::uint32_t places, const GridIndex& st
   c.epoch = epoch_;
 }
 
+void StaticContacts::fill_dynamic_side(const std::uint8_t* place, std::size_t m, const std::array<float, 4>* packed,
+                                       std::array<std::array<float, window>, 4>& out) {
+  // Four listed shapes at a time, their dynamic shapes' geometry all read before any of
+  // it is written: the compiler must assume that a float written may be one read (and
+  // through the place bytes, any byte), and would otherwise read each again after every
+  // store.
+  std::size_t i = 0;
+  for (; i + 4 <= m; i += 4) {
+    std::array<float, 4> g[4];
+    for (std::size_t j = 0; j < 4; ++j) g[j] = packed[place[i + j]];
+    for (std::size_t col = 0; col < 4; ++col)
+      for (std::size_t j = 0; j < 4; ++j) out[col][i + j] = g[j][col];
+  }
+  for (; i < m; ++i) {
+    const std::array<float, 4> g = packed[place[i]];
+    for (std::size_t col = 0; col < 4; ++col) out[col][i] = g[col];
+  }
+}
+
 void StaticContacts::touching(ShapeKind kind, const std::uint32_t* slots, Chunk& c, Isa isa, bool changes,
                               Scratch& t) const {
   for (std::uint32_t p = 0; p < c.places; ++p) t.dynamic_keys[p] = std::uint64_t{slots[p]} << 32;
@@ -301,9 +330,7 @@ void StaticContacts::touching(ShapeKind kind, const std::uint32_t* slots, Chunk&
     for (std::size_t w = 0; w < n; w += window) {
       const std::size_t m = std::min(n - w, window);
       const std::uint8_t* place = run.places.data() + w;
-      // Each listed shape's dynamic shape beside it.
-      for (std::size_t i = 0; i < m; ++i)
-        for (std::size_t col = 0; col < 4; ++col) t.dynamic[col][i] = t.packed[place[i]][col];
+      fill_dynamic_side(place, m, t.packed.data(), t.dynamic);
       const simd::ShapeColumns d{{t.dynamic[0].data(), t.dynamic[1].data(), t.dynamic[2].data(), t.dynamic[3].data()}};
       const simd::ShapeColumns s{{run.g[0].data() + w, run.g[1].data() + w, run.g[2].data() + w, run.g[3].data() + w}};
       simd::test_pairs(isa, pairs, m, dynamic_first ? d : s, dynamic_first ? s : d, t.hits.data());

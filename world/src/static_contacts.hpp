@@ -177,6 +177,10 @@ class StaticContacts {
   /// t.pairs; or with `changes`, those whose answer differs from Run::touched into t.pairs
   /// (begins) and t.ends. Either way Run::touched becomes the answer.
   void touching(ShapeKind kind, const std::uint32_t* slots, Chunk& c, Isa isa, bool changes, Scratch& t) const;
+  /// Each of a window's m listed shapes' dynamic shape (its place's packed geometry),
+  /// beside it: out[col][i] = packed[place[i]][col].
+  static void fill_dynamic_side(const std::uint8_t* place, std::size_t m, const std::array<float, 4>* packed,
+                                std::array<std::array<float, window>, 4>& out);
   /// Whether the chunk's marks are the last find's: it tested them. Otherwise (a chunk the
   /// last find did not reach, or one it could not finish) none stands for a pair: under
   /// find_changes' condition the shapes there are new since, or that find had no static
