@@ -27,6 +27,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iterator>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -425,12 +426,139 @@ TEST_CASE("pair kernels: batches of one hard case", "[simd][pair_kernels]") {
   }
 }
 
+/// Segment-circle pairs whose polynomials' rounding errors come close to the static
+/// bounds of the segment-circle kernel (simd/src/kernels/lane_numbers.hpp: 6u and 11u times
+/// the magnitude), at tangency, where the computed sign may be wrong: with a bound of 1.5u
+/// (distance) or 4u (line distance) the kernel gets some of them wrong (and with 5u, the
+/// two pairs the test adds, found by a search). The shapes are
+/// Pythagorean (a thin triple a < b / 8, so that mantissas are near 1 and relative
+/// roundings largest), scaled by 2^s, with one coordinate a "tie": an odd multiple of half
+/// a double ulp of another coordinate, so that their difference rounds in double.
+class NearStaticBounds {
+ public:
+  explicit NearStaticBounds(std::uint64_t seed) : g_(seed) {
+    for (long m = 2; m < 64; ++m)
+      for (long q = 1; q < m; ++q) {
+        if ((m - q) % 2 == 0 || std::gcd(m, q) != 1) continue;
+        const long a = std::min(m * m - q * q, 2 * m * q), b = std::max(m * m - q * q, 2 * m * q), c = m * m + q * q;
+        if (8 * a < b && c < 4096) thin_.push_back({a, b, c});
+      }
+  }
+
+  /// A circle whose centre is a Pythagorean point off the segment's end a, radius the
+  /// hypotenuse, a moved by a tie: the endpoint distance is 0 to first order. Nine steps of
+  /// a.y, each with the segment both ways (endpoint a's branch and endpoint b's).
+  void endpoint_cases(std::vector<std::pair<Segment, Circle>>& out) {
+    const Triple t = thin_[static_cast<std::size_t>(g_.between(0, static_cast<long>(thin_.size()) - 1))];
+    const int s = static_cast<int>(g_.between(-60, 40));
+    const float cx = std::ldexp(static_cast<float>(t.b), s), cy = std::ldexp(static_cast<float>(t.a), s);
+    const float r = std::ldexp(static_cast<float>(t.c), s);
+    const double moved = g_.chance(0.5) ? tie(std::ilogb(cx))
+                                        : std::ldexp(static_cast<double>(g_.between(0, (1 << 23) - 1) * 2 + 1),
+                                                     std::ilogb(cx) - static_cast<int>(g_.between(45, 90)));
+    const auto ax = static_cast<float>(moved);
+    const auto ay0 = static_cast<float>(-static_cast<double>(t.b) * ax / static_cast<double>(t.a));
+    for (int d = -4; d <= 4; ++d) {
+      const float ay = ulps_from(ay0, d);
+      const Vec2 a{ax, ay}, b{static_cast<float>(2.0 * ax - cx), static_cast<float>(2.0 * ay - cy)};
+      out.push_back(mirrored({{a, b}, {{cx, cy}, r}}));
+      out.push_back(mirrored({{b, a}, {{cx, cy}, r}}));
+    }
+  }
+
+  /// A segment along a thin direction (D a, D b), its start a moved by ties on both axes,
+  /// and a circle above it tangent to its line to first order: nine steps of c.x.
+  void line_cases(std::vector<std::pair<Segment, Circle>>& out) {
+    for (;;) {
+      const Triple t = thin_[static_cast<std::size_t>(g_.between(0, static_cast<long>(thin_.size()) - 1))];
+      const long k = 1L << g_.between(0, 6);
+      if (k * t.c * t.c >= (1L << 24) || k * t.a * t.c >= (1L << 24)) continue;
+      long d = 1;
+      while (d <= k * t.b) d <<= 1;
+      d <<= g_.between(0, 2);
+      if (d * t.b >= (1L << 24)) continue;
+      const int s = static_cast<int>(g_.between(-60, 40));
+      const Vec2 b{std::ldexp(static_cast<float>(d * t.a), s), std::ldexp(static_cast<float>(d * t.b), s)};
+      const float cy = std::ldexp(static_cast<float>(k * t.c * t.c), s);
+      const float r = std::ldexp(static_cast<float>(k * t.a * t.c), s);
+      const Vec2 a{static_cast<float>(tie(std::ilogb(b.x))), static_cast<float>(tie(std::ilogb(cy)))};
+      const double wx = -static_cast<double>(a.x) * static_cast<double>(k * t.b) / static_cast<double>(d) +
+                        static_cast<double>(a.y) * static_cast<double>(t.a) * static_cast<double>(k * t.b - d) /
+                            static_cast<double>(d * t.b);
+      const auto cx0 = static_cast<float>(a.x + wx);
+      for (int step = -4; step <= 4; ++step) out.push_back(mirrored({{a, b}, {{ulps_from(cx0, step), cy}, r}}));
+      return;
+    }
+  }
+
+ private:
+  struct Triple {
+    long a, b, c;
+  };
+  /// +-(2j + 1) 2^(e - 53): half a double ulp of a number in [2^e, 2^(e + 1)), times an odd number.
+  double tie(int e) {
+    const double v = std::ldexp(static_cast<double>(2 * g_.between(0, 2047) + 1), e - 53);
+    return g_.chance(0.5) ? -v : v;
+  }
+  static float ulps_from(float x, int steps) {
+    for (int i = 0; i < std::abs(steps); ++i) x = std::nextafter(x, steps < 0 ? -INFINITY : INFINITY);
+    return x;
+  }
+  /// The pair negated on x, on y, and with the axes swapped, each or not: symmetries of
+  /// both polynomials, exact.
+  std::pair<Segment, Circle> mirrored(std::pair<Segment, Circle> p) {
+    auto& [sg, c] = p;
+    if (g_.chance(0.5)) sg.a.x = -sg.a.x, sg.b.x = -sg.b.x, c.c.x = -c.c.x;
+    if (g_.chance(0.5)) sg.a.y = -sg.a.y, sg.b.y = -sg.b.y, c.c.y = -c.c.y;
+    if (g_.chance(0.5)) {
+      std::swap(sg.a.x, sg.a.y), std::swap(sg.b.x, sg.b.y);
+      std::swap(c.c.x, c.c.y);
+    }
+    return p;
+  }
+  test::CaseRng g_;
+  std::vector<Triple> thin_;
+};
+
+TEST_CASE("pair kernels: segments tangent to circles within a few units of the static bounds", "[simd][pair_kernels]") {
+  NearStaticBounds near(test::test_seed(4200));
+  for (const bool line : {false, true}) {
+    std::vector<std::pair<Segment, Circle>> cases;
+    while (cases.size() < test::scaled_count(line ? 90'000 : 72'000))
+      line ? near.line_cases(cases) : near.endpoint_cases(cases);
+    if (line) {
+      // Wrong with a line-distance bound of 5u.
+      cases.push_back({{{-0x1.91cp-63f, -0x1.14ep-61f}, {0x1.08p-20f, 0x1.1p-16f}},
+                       {{-0x1.2221e4p-63f, 0x1.22104p-19f}, 0x1.1904p-23f}});
+      cases.push_back({{{-0x1.3a8p-14f, -0x1.d2cb68p+0f}, {-0x1.08p+30f, -0x1.1p+34f}},
+                       {{0x1.4c7e86p-4f, -0x1.22104p+32f}, 0x1.1904p+28f}});
+    }
+    PairSet set{PairKind::segment_circle, {}, {}, {}, {}};
+    for (const auto& [sg, c] : cases) {
+      put(set.a, sg);
+      put(set.b, c);
+      set.want.push_back(intersects(sg, c) ? 1 : 0);
+    }
+    std::size_t hits = 0;
+    for (std::uint8_t w : set.want) hits += w;
+    CHECK(hits > set.size() / 10);  // both answers are common
+    CHECK(hits < set.size() - set.size() / 10);
+    const std::size_t shift[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    for (const Isa isa : supported_isas()) {
+      std::string first;
+      const std::size_t bad = run_all(set, isa, shift, first);
+      INFO((line ? "line" : "endpoint") << " distance on " << isa_name(isa) << ": " << bad
+                                        << " mismatches; first: " << first);
+      CHECK(bad == 0);
+    }
+  }
+}
+
 TEST_CASE("test_pairs rejects an unresolved ISA", "[simd][pair_kernels]") {
   const float z = 0.0f;
   const ShapeColumns c{{&z, &z, &z, &z}};
   std::uint8_t out = 0;
   CHECK_THROWS_AS(simd::test_pairs(Isa::automatic, PairKind::box_box, 1, c, c, &out), hitgrid::Error);
   for (const Isa isa : {Isa::sse2, Isa::avx2, Isa::avx512})
-    if (!isa_supported(isa))
-      CHECK_THROWS_AS(simd::test_pairs(isa, PairKind::box_box, 1, c, c, &out), hitgrid::Error);
+    if (!isa_supported(isa)) CHECK_THROWS_AS(simd::test_pairs(isa, PairKind::box_box, 1, c, c, &out), hitgrid::Error);
 }

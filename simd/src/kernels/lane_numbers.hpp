@@ -100,9 +100,16 @@ template <class A>
 /// minus a plus (Higham, Accuracy and Stability of Numerical Algorithms, 3.1). That
 /// magnitude, computed in double from the rounded differences, has every monomial
 /// positive and at most n factors (1 - u) low, so the exact one is at most (1 - u)^-n
-/// times it. The inputs are floats: in double no difference, product or bound underflows
-/// or overflows (a nonzero monomial of degree 4 lies in [2^-596, 2^520]), so the model
-/// holds. A magnitude of 0 means every monomial is 0, and so is the value, exactly.
+/// times it. The model needs round to nearest without flush to zero, and no underflow or
+/// overflow, which float inputs give in double: a nonzero difference of two floats is at
+/// least 2^-149 and at most 2^129, a product of two at least 2^-298, a nonzero difference
+/// of two such products (cr below) a multiple of 2^-350, its square at least 2^-700, and
+/// nothing exceeds about 2^520 (a sum that did underflow would be exact anyway). A
+/// magnitude of 0 means every monomial is 0, and so is the computed value, exactly.
+/// Near tangency, where a sign can be wrong, the final difference is exact (its operands
+/// within a factor 2 of each other) and the errors stay below about 2u (distance) and 7u
+/// (line distance) times the magnitude; tests/simd/test_pair_kernels.cpp has pairs on
+/// which bounds of 1.5u and 5u fail.
 ///
 /// poly::distance, (dx dx + dy dy) - r r: n = 5 (dx 1, dx dx 3, the sum 4, the difference
 /// 5; r r is exact). Bound 6u times (dx dx + dy dy + r r): 6u (1 - u) > gamma_5 (1 - u)^-5
@@ -119,7 +126,8 @@ template <class A>
 }
 
 /// poly::line_distance, cr cr - (r r)(ux ux + uy uy) with cr = ux wy - uy wx: n = 10 (cr
-/// has 4, cr cr 9, the difference 10; the other side 1 + 4 + 1). Magnitude (|ux| |wy| +
+/// has 4, cr cr 9, the difference 10; the other side 6: ux ux + uy uy 4, times r r 5, the
+/// difference 6; r r itself is exact). Magnitude (|ux| |wy| +
 /// |uy| |wx|)^2 + (r r)(ux ux + uy uy), bound 11u times it: 11u (1 - u) > gamma_10
 /// (1 - u)^-10.
 template <class A>
