@@ -12,8 +12,8 @@
 // endpoint, the nearer of a and b when the centre projects outside the segment, so that
 // one distance serves both endpoint branches. That distance and the line distance are
 // evaluated in every lane; the lane's verdict then needs only the signs on its own branch
-// to be known. A lane whose dot products are unknown has no endpoint
-// yet: it is left to stage 2, which evaluates both endpoints' distances.
+// to be known. A lane whose dot products are unknown has no endpoint yet: it is left to
+// stage 2, which evaluates both endpoints' distances.
 #pragma once
 
 #include "hitgrid/core/detail/predicate_polynomials.hpp"
@@ -72,11 +72,10 @@ struct SegmentCircleKernel {
     return (to_a & (sg.near_a.v <= zero)) | (to_b & (sg.near_b.v <= zero)) | (to_line & (sg.near_line.v <= zero));
   }
 
-  /// Stage 2 for batches with an undecided live lane.
+  /// Stage 2 for batches with an undecided live lane. Stage 1's endpoint distance is known
+  /// only for the endpoint it chose (at_b): the other endpoint's starts unknown, computed
+  /// here, in case the exact dot products choose it.
   template <class A>
-  /// Stage 1's endpoint distance is known only for the endpoint it chose (at_b): the
-  /// other endpoint's starts unknown, computed here, in case the exact dot products
-  /// choose it.
   [[gnu::noinline, gnu::flatten]] static Verdict<DoubleMask<A>> exactly(const Doubles<A>* s, const Doubles<A>* c,
                                                                         DoubleMask<A> live, Signs<A> sg,
                                                                         DoubleMask<A> at_b) {
