@@ -150,7 +150,10 @@ void GridCells::for_each_line_row(Vec2 p, double slope, bool level, double y_lo,
     x_at(std::min(static_cast<double>(r + 1) * h, y_hi), x1, err1);
     const double lo = std::max(x_lo, std::min(x0 - err0, x1 - err1));
     const double hi = std::min(x_hi, std::max(x0 + err0, x1 + err1));
-    f(r, span(lo, hi));
+    // Empty when the line's part in this row lies beyond [x_lo, x_hi]: then lo or hi may
+    // be far outside the grid (a nearly level line runs past 2^62 cells within a row),
+    // where span() must not go. Otherwise both lie in [x_lo, x_hi].
+    f(r, lo <= hi ? span(lo, hi) : CellSpan{});
     x0 = x1;
     err0 = err1;
   }

@@ -286,10 +286,15 @@ TEST_CASE("a grid index finds exactly the shapes a ray or a line meets, however 
     const float x0 = world.min.x, y0 = world.min.y, x1 = world.max.x, y1 = world.max.y;
     const float xm = x0 / 2 + x1 / 2, ym = y0 / 2 + y1 / 2, w = x1 - x0, h = y1 - y0;
     // Origins inside, on the bounds' edges and corners, far outside; directions along the
-    // axes, the diagonals, through other shapes' endpoints, tiny and huge, and zero.
+    // axes, the diagonals, through other shapes' endpoints, tiny and huge, and zero; and
+    // nearly level ones, whose x runs past 2^63 cells within a row (their rows' spans
+    // must be cut to the extent before they become cell indices).
+    constexpr float most = std::numeric_limits<float>::max(), least = std::numeric_limits<float>::denorm_min();
     std::vector<Vec2> origins = {{x0, y0}, {x1, y1}, {xm, ym}, {x0 - 1e6f, ym}, {xm, y1 + 3e7f}, {x0 - w, y0 - h}};
-    std::vector<Vec2> directions = {{1, 0}, {-1, 0}, {0, 1},      {0, -1},         {1, 1}, {-1, 1},
-                                    {w, h}, {3, -7}, {1e-30f, 1}, {1e30f, -1e30f}, {0, 0}};
+    std::vector<Vec2> directions = {
+        {1, 0},         {-1, 0},       {0, 1},          {0, -1}, {1, 1},      {-1, 1},           {w, h},
+        {3, -7},        {1e-30f, 1},   {1e30f, -1e30f}, {0, 0},  {1, 1e-30f}, {-0x1p101f, 2.5f}, {0x1p70f, -1},
+        {-most, least}, {most, -least}};
     for (std::uint32_t i = 0; i < std::min<std::size_t>(scene.segment_count(), 12); ++i) {
       const Segment s = scene.segment(i * 11 % static_cast<std::uint32_t>(scene.segment_count()));
       origins.push_back(s.a);                                // starting on a shape's endpoint
