@@ -17,6 +17,7 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <mutex>
@@ -80,9 +81,16 @@ struct GridIndex::Impl {
   /// never queried costs nothing for it.
   CachedVector<std::uint32_t> column_table;
   std::once_flag column_table_built;
+  /// Set once the table is built: the check every query makes, in one load (std::call_once
+  /// alone costs a library call and thread-local writes per query).
+  std::atomic<bool> column_table_ready{false};
 
   void columns() {
-    std::call_once(column_table_built, [this] { build_column_table(); });
+    if (column_table_ready.load(std::memory_order_acquire)) return;
+    std::call_once(column_table_built, [this] {
+      build_column_table();
+      column_table_ready.store(true, std::memory_order_release);
+    });
   }
 
   /// The queries in the order of their boxes' lower-left home cells in this grid (low 32
