@@ -5,7 +5,8 @@
 //                   job system, like Box2D's samples' enkiTS setup);
 //   SerialHook      every range on the calling thread, last range first, in ranges of
 //                   random length >= min_range: another split and order than TBB's;
-//   LeakyHook       runs every range but the last: a broken hook, which hitgrid must catch.
+//   LeakyHook       runs every range but the last (from its call `sound_calls` on: the
+//                   calls before run them all): a broken hook, which hitgrid must catch.
 // Each counts its calls and the items and threads its ranges ran on.
 #pragma once
 
@@ -77,8 +78,10 @@ class SerialHook {
 
 class LeakyHook {
  public:
+  explicit LeakyHook(std::size_t sound = 0) : sound_calls(sound) {}
   TaskHook hook();
   HookCounts counts;
+  std::size_t sound_calls;  // may be changed between calls
 
  private:
   static void run(void* self, std::size_t count, std::size_t min_range, TaskHook::Task task, void* context);

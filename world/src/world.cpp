@@ -425,16 +425,26 @@ struct World::State {
 
   /// Checked moves that keep every shape's kind: each shape written in its place
   /// (distinct places, so in pieces in parallel), the scenes `touched` marked stale.
+  /// The writes allocate nothing and cannot fail; what can is the program's TaskHook,
+  /// leaving pieces out (run_hooked throws then). The world then writes every shape on
+  /// this thread (writing one twice writes the same) before the error goes on: the batch
+  /// is moved, and the scenes' bounds and indexes know it, rather than half of it.
   void replace_in_place(std::span<const ShapeHandle> handles, std::span<const Shape> shapes,
                         std::array<bool, 2> touched) {
-    for_pieces(handles.size(), [&](std::size_t, std::size_t first, std::size_t last) {
+    for (std::size_t b = 0; b < 2; ++b)
+      if (touched[b]) bounds_stale[b] = index_stale[b] = true;
+    auto write = [&](std::size_t first, std::size_t last) {
       for (std::size_t i = first; i < last; ++i) {
         const Slot& slot = slots[handles[i].index];
         std::visit([&](const auto& g) { scenes[scene_of(slot.body)].replace(slot.dense, g); }, shapes[i]);
       }
-    });
-    for (std::size_t b = 0; b < 2; ++b)
-      if (touched[b]) bounds_stale[b] = index_stale[b] = true;
+    };
+    try {
+      for_pieces(handles.size(), [&](std::size_t, std::size_t first, std::size_t last) { write(first, last); });
+    } catch (...) {
+      write(0, handles.size());
+      throw;
+    }
   }
 
   /// Checked moves, some changing kind: in order, since a shape that changes kind moves

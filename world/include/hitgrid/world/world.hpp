@@ -53,7 +53,9 @@
 //
 // Errors: a stale or unknown handle throws InvalidHandleError naming it; invalid geometry
 // throws hitgrid::Error naming the handle or the position in the batch. A refused call
-// leaves the world as it was: bulk calls check everything before changing anything.
+// leaves the world as it was: bulk calls check everything before changing anything. (One
+// error comes after the change: a TaskHook that leaves out part of a move's writes. The
+// world then writes the rest itself and throws the hook's error, the batch moved whole.)
 #pragma once
 
 #include <cstddef>
@@ -201,7 +203,9 @@ class World {
   void move(ShapeHandle handle, const Shape& shape);
   /// shapes[i] for handles[i]; every handle live and appearing once. A batch of thousands
   /// is checked and written on the world's threads (or through its TaskHook); an invalid
-  /// shape is reported as the first in the batch's order, and nothing moves.
+  /// shape is reported as the first in the batch's order, and nothing moves. A hook that
+  /// loses part of the checks: nothing moves; part of the writes: the world writes the
+  /// rest, then throws (task_hook.hpp: a hook must run every item).
   void move(std::span<const ShapeHandle> handles, std::span<const Shape> shapes);
   void set_filter(ShapeHandle handle, ShapeFilter filter);
   void set_body(ShapeHandle handle, BodyType body);
