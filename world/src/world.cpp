@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <bit>
 #include <cmath>
 #include <initializer_list>
@@ -185,9 +186,8 @@ struct World::State {
 
   /// Throws unless every handle is live and appears once: for the first dead handle in
   /// order, else for the first repeat in order (each slot stamped with this call's number:
-  /// a slot already stamped is a repeat). On this thread: in pieces on the world's threads
-  /// stamping takes an atomic exchange per handle, which costs what the threads would
-  /// save (bench/results/world-frame-serial-parts-2026-11-27.md).
+  /// a slot already stamped is a repeat), on this thread. For destroy, and for a move that
+  /// check_moves found wrong (it checks the handles in pieces, but only says whether).
   void check_distinct_live(std::span<const ShapeHandle> handles, const char* what) {
     for (ShapeHandle h : handles) live(h, what);
     if (stamps.size() < slots.size()) stamps.resize(slots.size(), 0);
@@ -368,11 +368,13 @@ struct World::State {
     return (pairs + per_piece - 1) / per_piece;
   }
 
-  /// World::move's shapes per piece, and what a piece's check finds: the first invalid
-  /// shape's position (or the batch's size), the shapes changing kind by body and new
-  /// kind, and which bodies it touches.
+  /// World::move's shapes per piece, and what a piece's check finds: whether every handle
+  /// is live (and, in the second look, given once), the first invalid shape's position (or
+  /// the batch's size), the shapes changing kind by body and new kind, and which bodies it
+  /// touches.
   static constexpr std::size_t moves_per_piece = 4096;
   struct MovePiece {
+    bool handles_fine = true;
     std::size_t first_invalid = 0;
     std::array<std::array<std::size_t, 3>, 2> adding{};
     std::array<bool, 2> touched{};
@@ -389,19 +391,37 @@ struct World::State {
     run(false, [&] { detail::parallel_for(std::size_t{0}, pieces, piece); });
   }
 
-  /// World::move's check: the shapes in pieces (in parallel for large batches), summed.
-  /// Throws for the first invalid shape in order, as a loop in order would, or when the
-  /// kinds changed need more room than a scene has; changes nothing.
+  /// World::move's check: the handles and shapes in pieces (in parallel for large
+  /// batches), summed. Throws as check_distinct_live does for the handles, then for the
+  /// first invalid shape in order, as a loop in order would, or when the kinds changed
+  /// need more room than a scene has; changes nothing.
+  ///
+  /// The handles are checked in the pieces, without a stamp per call: each piece writes
+  /// into its slots' `positions` the position of the handle that names it, and a second
+  /// look (after every piece's writes) finds each handle's position there unless another
+  /// position with the same slot wrote last: a slot given twice leaves at least one of its
+  /// handles reading another's position. The writes are relaxed atomics, so that two
+  /// pieces writing one slot is no data race. Only a batch found wrong is checked again in
+  /// order (check_distinct_live), for the error a loop in order would give.
   MovePiece check_moves(std::span<const ShapeHandle> handles, std::span<const Shape> shapes) {
     const std::size_t n = handles.size();
+    if (n > std::numeric_limits<std::uint32_t>::max()) check_distinct_live(handles, "move");
+    if (positions.size() < slots.size()) positions.resize(slots.size());
     move_pieces.resize(pieces_of(n, moves_per_piece));
     for_pieces(n, [&](std::size_t k, std::size_t first, std::size_t last) {
       MovePiece& p = move_pieces[k];
       p = {};
       p.first_invalid = n;
       for (std::size_t i = first; i < last; ++i) {
+        const ShapeHandle h = handles[i];
+        if (!is_live(h)) {
+          p.handles_fine = false;
+          continue;
+        }
+        std::atomic_ref<std::uint32_t>(positions[h.index])
+            .store(static_cast<std::uint32_t>(i), std::memory_order_relaxed);
         if (p.first_invalid == n && invalid_shape(shapes[i])) p.first_invalid = i;
-        const Slot& slot = slots[handles[i].index];
+        const Slot& slot = slots[h.index];
         const std::size_t b = scene_of(slot.body);
         if (kind_of(shapes[i]) != slot.kind) ++p.adding[b][static_cast<std::size_t>(kind_of(shapes[i]))];
         p.touched[b] = true;
@@ -410,12 +430,23 @@ struct World::State {
     MovePiece all{};
     all.first_invalid = n;
     for (const MovePiece& p : move_pieces) {
+      all.handles_fine = all.handles_fine && p.handles_fine;
       all.first_invalid = std::min(all.first_invalid, p.first_invalid);
       for (std::size_t b = 0; b < 2; ++b) {
         all.touched[b] = all.touched[b] || p.touched[b];
         for (std::size_t kind = 0; kind < 3; ++kind) all.adding[b][kind] += p.adding[b][kind];
       }
     }
+    if (all.handles_fine)
+      for_pieces(n, [&](std::size_t k, std::size_t first, std::size_t last) {
+        bool once = true;
+        for (std::size_t i = first; i < last; ++i)
+          once &= std::atomic_ref<std::uint32_t>(positions[handles[i].index]).load(std::memory_order_relaxed) ==
+                  static_cast<std::uint32_t>(i);
+        move_pieces[k].handles_fine = once;
+      });
+    for (const MovePiece& p : move_pieces) all.handles_fine = all.handles_fine && p.handles_fine;
+    if (!all.handles_fine) check_distinct_live(handles, "move");
     if (all.first_invalid != n)
       throw Error("move: " + handle_text(handles[all.first_invalid]) + ": " +
                   *invalid_shape(shapes[all.first_invalid]));
@@ -801,6 +832,7 @@ struct World::State {
   std::vector<std::uint64_t> sort_scratch;  // sort_keys' working room, kept between steps
   int slot_bits = 0;                        // a pair key is lower slot << slot_bits | higher
   std::vector<std::uint32_t> stamps;        // check_distinct_live's marks, per slot
+  std::vector<std::uint32_t> positions;     // check_moves' marks, per slot: a position in the batch
   struct CastBlock {
     std::vector<ShapeId> found;
     std::vector<CastHit> hits;
@@ -894,7 +926,6 @@ void World::move(std::span<const ShapeHandle> handles, std::span<const Shape> sh
   if (handles.size() != shapes.size())
     throw Error("move: " + std::to_string(handles.size()) + " handles but " + std::to_string(shapes.size()) +
                 " shapes");
-  s.check_distinct_live(handles, "move");
   const State::MovePiece all = s.check_moves(handles, shapes);
   if (all.adding == decltype(all.adding){})
     s.replace_in_place(handles, shapes, all.touched);
@@ -1221,6 +1252,7 @@ void World::release_memory() {
   std::vector<std::uint64_t>().swap(s.pair_keys);
   std::vector<std::uint64_t>().swap(s.sort_scratch);
   std::vector<std::uint32_t>().swap(s.stamps);
+  std::vector<std::uint32_t>().swap(s.positions);
   std::vector<State::CastBlock>().swap(s.cast_blocks);
 #if defined(__GLIBC__)
   // The blocks went back to the C library, which keeps freed memory for later requests;
