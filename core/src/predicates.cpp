@@ -5,6 +5,7 @@
 #include "expansion.hpp"
 #include "filtered.hpp"
 #include "hitgrid/core/detail/exact_predicates.hpp"
+#include "hitgrid/core/detail/geometry_polynomials.hpp"
 #include "hitgrid/core/detail/predicate_counters.hpp"
 #include "hitgrid/core/detail/predicate_polynomials.hpp"
 #include "orient2d_filter.hpp"
@@ -73,6 +74,13 @@ int dot_sign_exact_counted(Vec2 a, Vec2 b, Vec2 c) {
 int orient2d(Vec2 a, Vec2 b, Vec2 c) { return detail::orient2d_filtered(a, b, c); }
 
 int dot_sign(Vec2 a, Vec2 b, Vec2 c) { return detail::dot_sign_filtered(a, b, c); }
+
+int orient_along(Vec2 o, Vec2 d, Vec2 p) {
+  using F = Filtered;
+  return filtered_or_exact(poly::cross_dir(F(o.x), F(o.y), F(d.x), F(d.y), F(p.x), F(p.y)), [&] {
+    return poly::cross_dir(E1(o.x), E1(o.y), E1(d.x), E1(d.y), E1(p.x), E1(p.y)).sign();
+  });
+}
 
 int compare_distance(Vec2 p, Vec2 q, float r) {
   using F = Filtered;

@@ -7,6 +7,7 @@
 #include "adaptive_eval.hpp"
 #include "hitgrid/core/detail/geometry_polynomials.hpp"
 #include "hitgrid/core/intersects.hpp"
+#include "hitgrid/core/predicates.hpp"
 
 namespace hitgrid {
 namespace {
@@ -14,13 +15,6 @@ namespace {
 constexpr double inf = std::numeric_limits<double>::infinity();
 
 bool contains(const Box& b, Vec2 p) { return b.min.x <= p.x && p.x <= b.max.x && b.min.y <= p.y && p.y <= b.max.y; }
-
-/// Sign of cross(d, p - o): which side of the line through o with direction d p is on.
-int side(Vec2 o, Vec2 d, Vec2 p) {
-  return exact::adaptive_sign([](auto ox, auto oy, auto dx, auto dy, auto px,
-                                 auto py) { return poly::cross_dir(ox, oy, dx, dy, px, py); },
-                              o.x, o.y, d.x, d.y, p.x, p.y);
-}
 
 /// The box does not lie strictly on one side of the line through o along d (d != 0).
 /// The corners extreme along the normal n = (-d.y, d.x) are picked by the signs of n's
@@ -30,7 +24,7 @@ bool line_axis_overlaps(Vec2 o, Vec2 d, const Box& b) {
   const bool ny_pos = d.x >= 0.0f;
   const Vec2 hi{nx_pos ? b.max.x : b.min.x, ny_pos ? b.max.y : b.min.y};
   const Vec2 lo{nx_pos ? b.min.x : b.max.x, ny_pos ? b.min.y : b.max.y};
-  return side(o, d, hi) >= 0 && side(o, d, lo) <= 0;
+  return orient_along(o, d, hi) >= 0 && orient_along(o, d, lo) <= 0;
 }
 
 /// The ray's projection on one axis ({o}, [o, +inf) or (-inf, o]) meets [lo, hi].

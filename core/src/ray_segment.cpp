@@ -22,27 +22,20 @@ bool on_segment(const Segment& s, Vec2 p) {
          std::min(s.a.y, s.b.y) <= p.y && p.y <= std::max(s.a.y, s.b.y);
 }
 
-/// Sign of cross(d, p - o): which side of the line through o along d p is on.
-int side(Vec2 o, Vec2 d, Vec2 p) {
-  return adaptive_sign([](auto ox, auto oy, auto dx, auto dy, auto px,
-                          auto py) { return poly::cross_dir(ox, oy, dx, dy, px, py); },
-                       o.x, o.y, d.x, d.y, p.x, p.y);
-}
-
 /// Sign of dot(d, p - o): for p on the line through o along d, the sign of p's time.
 int time_sign(Vec2 o, Vec2 d, Vec2 p) {
-  return adaptive_sign([](auto ox, auto oy, auto dx, auto dy, auto px,
-                          auto py) { return poly::dot_dir(ox, oy, dx, dy, px, py); },
-                       o.x, o.y, d.x, d.y, p.x, p.y);
+  return adaptive_sign(
+      [](auto ox, auto oy, auto dx, auto dy, auto px, auto py) { return poly::dot_dir(ox, oy, dx, dy, px, py); }, o.x,
+      o.y, d.x, d.y, p.x, p.y);
 }
 
 /// The time of p, known to lie on the line through o along d (d != 0):
 /// dot(d, p - o) / |d|^2, two values of relative error <= rho each, so relative error
 /// <= 2 rho + u (1 + O(rho)) < 2^-46.9; exactly 0 at p == o, and of the exact sign.
 double time_on_line(Vec2 o, Vec2 d, Vec2 p) {
-  const double num = adaptive_value([](auto ox, auto oy, auto dx, auto dy, auto px,
-                                       auto py) { return poly::dot_dir(ox, oy, dx, dy, px, py); },
-                                    o.x, o.y, d.x, d.y, p.x, p.y);
+  const double num = adaptive_value(
+      [](auto ox, auto oy, auto dx, auto dy, auto px, auto py) { return poly::dot_dir(ox, oy, dx, dy, px, py); }, o.x,
+      o.y, d.x, d.y, p.x, p.y);
   const double den = adaptive_value([](auto dx, auto dy) { return poly::norm2(dx, dy); }, d.x, d.y);
   return num / den;
 }
@@ -82,8 +75,8 @@ RayHit point_cast(Vec2 o, const Segment& s, double lo, double hi, bool starts_in
 /// Ray (is_ray) or line through o along d, d != 0, against s.
 RayHit line_cast(Vec2 o, Vec2 d, const Segment& s, bool is_ray) {
   const Vec2 a = s.a, b = s.b;
-  const int sa = side(o, d, a);
-  const int sb = side(o, d, b);
+  const int sa = orient_along(o, d, a);
+  const int sb = orient_along(o, d, b);
   if (sa * sb > 0) return {};  // s lies strictly on one side of the query's line
   // Only a ray has a first point; on s it is the start of the contact, at time 0 exactly.
   const bool starts_inside = is_ray && on_segment(s, o);
@@ -117,9 +110,9 @@ RayHit line_cast(Vec2 o, Vec2 d, const Segment& s, bool is_ray) {
       return poly::cross_dir(ox, oy, dx, dy, px, py);
     };
     const double den = adaptive_value(cross_d, a.x, a.y, d.x, d.y, b.x, b.y);  // != 0: sa != sb
-    const double num_t = adaptive_value([](auto ox, auto oy, auto ax, auto ay, auto bx,
-                                           auto by) { return poly::cross3(ox, oy, ax, ay, bx, by); },
-                                        o.x, o.y, a.x, a.y, b.x, b.y);
+    const double num_t = adaptive_value(
+        [](auto ox, auto oy, auto ax, auto ay, auto bx, auto by) { return poly::cross3(ox, oy, ax, ay, bx, by); }, o.x,
+        o.y, a.x, a.y, b.x, b.y);
     if (is_ray && num_t != 0.0 && (num_t > 0.0) != (den > 0.0)) return {};  // behind the ray
     const double num_s = adaptive_value(cross_d, a.x, a.y, d.x, d.y, o.x, o.y);
     // The exact s' lies in (0, 1) and the exact point in s's bounding box: clamping into

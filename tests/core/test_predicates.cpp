@@ -137,14 +137,14 @@ TEST_CASE("predicates: hand-worked signs", "[predicates]") {
       {{0, 0}, {1, 0}, {0, 1}, 1},
       {{0, 0}, {0, 1}, {1, 0}, -1},
       {{0, 0}, {1, 1}, {2, 2}, 0},
-      {{3, 7}, {3, 7}, {-5, 2}, 0},                                  // a == b
-      {{0, 0}, {1, 1}, {up1, 1}, -1},                                // one ulp right of the diagonal
-      {{0, 0}, {1, 1}, {1, up1}, 1},                                 // one ulp left
-      {{-3e38f, -3e38f}, {3e38f, 3e38f}, {tiny, 0}, -1},             // 6e38 * 2^-149 to the right
-      {{-fmax, -fmax}, {fmax, fmax}, {0, 0}, 0},                     // through the origin at FLT_MAX
-      {{3 * small, 5 * small}, {3 * big, 5 * big}, {6, 10}, 0},      // 2^-100 .. 2^100 on one line
+      {{3, 7}, {3, 7}, {-5, 2}, 0},                              // a == b
+      {{0, 0}, {1, 1}, {up1, 1}, -1},                            // one ulp right of the diagonal
+      {{0, 0}, {1, 1}, {1, up1}, 1},                             // one ulp left
+      {{-3e38f, -3e38f}, {3e38f, 3e38f}, {tiny, 0}, -1},         // 6e38 * 2^-149 to the right
+      {{-fmax, -fmax}, {fmax, fmax}, {0, 0}, 0},                 // through the origin at FLT_MAX
+      {{3 * small, 5 * small}, {3 * big, 5 * big}, {6, 10}, 0},  // 2^-100 .. 2^100 on one line
       {{3 * small, 5 * small}, {3 * big, 5 * big}, {6, 10.000001f}, 1},
-      {{0, 0}, {tiny, 2 * tiny}, {2 * tiny, 4 * tiny}, 0},            // subnormals, collinear
+      {{0, 0}, {tiny, 2 * tiny}, {2 * tiny, 4 * tiny}, 0},  // subnormals, collinear
       {{0, 0}, {tiny, 2 * tiny}, {2 * tiny, 2 * tiny}, -1},
       {{1e7f, 1e7f}, {1e7f + 4, 1e7f + 2}, {1e7f + 2, 1e7f + 1}, 0},  // near 1e7, midpoint
       {{1e7f, 1e7f}, {1e7f + 4, 1e7f + 2}, {1e7f + 2, 1e7f + 2}, 1},
@@ -163,9 +163,10 @@ TEST_CASE("predicates: hand-worked signs", "[predicates]") {
   }
 
   const O dot[] = {
-      {{0, 0}, {1, 0}, {0, 5}, 0},  {{0, 0}, {1, 0}, {-1, 5}, -1},       {{0, 0}, {1, 0}, {up1 - 1, 5}, 1},
-      {{1, 1}, {2, 2}, {0, 2}, 0},  {{1, 1}, {1, 1}, {7, -3}, 0},        {{0, 0}, {3 * big, 4 * big}, {-4 * small, 3 * small}, 0},
-      {{0, 0}, {tiny, 0}, {0, 1}, 0}, {{0, 0}, {tiny, 0}, {tiny, 1}, 1},
+      {{0, 0}, {1, 0}, {0, 5}, 0},       {{0, 0}, {1, 0}, {-1, 5}, -1},
+      {{0, 0}, {1, 0}, {up1 - 1, 5}, 1}, {{1, 1}, {2, 2}, {0, 2}, 0},
+      {{1, 1}, {1, 1}, {7, -3}, 0},      {{0, 0}, {3 * big, 4 * big}, {-4 * small, 3 * small}, 0},
+      {{0, 0}, {tiny, 0}, {0, 1}, 0},    {{0, 0}, {tiny, 0}, {tiny, 1}, 1},
   };
   for (const O& o : dot) {
     INFO("dot_sign " << show(o.a) << " " << show(o.b) << " " << show(o.c));
@@ -274,6 +275,32 @@ TEST_CASE("dot_sign equals the exact reference", "[predicates]") {
       [](const test::OrientCase& c) { return "dot_sign(" + show(c.a) + ", " + show(c.b) + ", " + show(c.c) + ")"; });
 }
 
+TEST_CASE("orient_along equals the exact reference", "[predicates]") {
+  // The orient cases with b - a as the direction where that difference is a float (it is
+  // in most of the near-degenerate families: the collinear triples stay collinear), b
+  // itself otherwise.
+  check_predicate(
+      "orient_along", 108,
+      [](test::Generator& g) {
+        test::OrientCase c = g.orient_case();
+        const double dx = double{c.b.x} - c.a.x, dy = double{c.b.y} - c.a.y;
+        if (static_cast<float>(dx) == dx && static_cast<float>(dy) == dy)
+          c.b = {static_cast<float>(dx), static_cast<float>(dy)};
+        return c;
+      },
+      [](const test::OrientCase& c) {
+        const int fast = orient_along(c.a, c.b, c.c);
+        return Outcome{fast, fast, reference::orient_along(c.a, c.b, c.c)};
+      },
+      [](const test::OrientCase& c) {
+        return "orient_along(" + show(c.a) + ", " + show(c.b) + ", " + show(c.c) + ")";
+      });
+  CHECK(orient_along({0, 0}, {1, 1}, {2, 2}) == 0);
+  CHECK(orient_along({0, 0}, {1, 0}, {0, 1}) == 1);
+  CHECK(orient_along({0x1p-100f, 0}, {0x1p31f, 0x1p31f}, {-0x1p30f, -0x1p30f}) == 1);  // 2^-100 off the line
+  CHECK(orient_along({5, 5}, {0, 0}, {1, 2}) == 0);
+}
+
 TEST_CASE("compare_distance equals the exact reference", "[predicates]") {
   check_predicate(
       "compare_distance", 103, [](test::Generator& g) { return g.distance_case(); },
@@ -290,7 +317,8 @@ TEST_CASE("compare_center_distance equals the exact reference", "[predicates]") 
   check_predicate(
       "compare_center_distance", 104, [](test::Generator& g) { return g.center_case(); },
       [](const test::CenterCase& c) {
-        return Outcome{compare_center_distance(c.p, c.q, c.r1, c.r2), exact::compare_center_distance(c.p, c.q, c.r1, c.r2),
+        return Outcome{compare_center_distance(c.p, c.q, c.r1, c.r2),
+                       exact::compare_center_distance(c.p, c.q, c.r1, c.r2),
                        reference::compare_center_distance(c.p, c.q, c.r1, c.r2)};
       },
       [](const test::CenterCase& c) {

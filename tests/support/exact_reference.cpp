@@ -96,6 +96,22 @@ int orient2d(Vec2 a, Vec2 b, Vec2 c) {
   return sign(acc);
 }
 
+int orient_along(Vec2 o, Vec2 d, Vec2 p) {
+  Scratch& s = scratch();
+  load({o.x, o.y, d.x, d.y, p.x, p.y}, s.in);
+  const mpz_class &ox = s.in[0], &oy = s.in[1], &dx = s.in[2], &dy = s.in[3], &px = s.in[4], &py = s.in[5];
+  mpz_class &acc = s.t[0], &u = s.t[1], &q = s.t[2];
+  // dx py - dy px - (dx oy - dy ox): expanded, not as the library's differences.
+  acc = dx * py;
+  q = dy * px;
+  acc -= q;
+  u = dx * oy;
+  acc -= u;
+  u = dy * ox;
+  acc += u;
+  return sign(acc);
+}
+
 int dot_sign(Vec2 a, Vec2 b, Vec2 c) {
   Scratch& s = scratch();
   load({a.x, a.y, b.x, b.y, c.x, c.y}, s.in);

@@ -32,6 +32,8 @@ namespace hitgrid::reference {
 
 int orient2d(Vec2 a, Vec2 b, Vec2 c);
 int dot_sign(Vec2 a, Vec2 b, Vec2 c);
+/// Sign of cross(d, p - o).
+int orient_along(Vec2 o, Vec2 d, Vec2 p);
 int compare_distance(Vec2 p, Vec2 q, float r);
 int compare_center_distance(Vec2 p, Vec2 q, float r1, float r2);
 int compare_line_distance(Vec2 a, Vec2 b, Vec2 p, float r);

@@ -23,6 +23,11 @@ namespace hitgrid {
 /// (including a == b).
 int orient2d(Vec2 a, Vec2 b, Vec2 c);
 
+/// Sign of cross(d, p - o): +1 if p lies to the left of the line through o along the
+/// direction d, -1 to the right, 0 on it (or d == 0). orient2d with a direction, for rays
+/// and lines, whose o + d need not be a float.
+int orient_along(Vec2 o, Vec2 d, Vec2 p);
+
 /// Sign of dot(b - a, c - a).
 int dot_sign(Vec2 a, Vec2 b, Vec2 c);
 
