@@ -7,6 +7,7 @@
 // Stale handles, invalid geometry and bad batches are refused and leave the world as it
 // was. Queries (shapes, points, long segments) and segment casts after every step equal
 // the model's brute force.
+#include <gmpxx.h>
 #include <tbb/global_control.h>
 
 #include <algorithm>
@@ -1200,6 +1201,119 @@ TEST_CASE("the nearest hit of a ray or segment cast is the first of all its hits
     INFO(found);
     CHECK(found > 180);  // about 205 of the 662 casts hit something
   }
+}
+
+namespace {
+
+/// The exact rational value of a float.
+mpq_class exact(float f) { return mpq_class(static_cast<double>(f)); }
+
+/// The normal of a box's face the ray enters through, by exact rational entry times (the
+/// later slab; at a corner the x face), for a ray that starts outside and hits.
+Vec2d entry_face(const Ray& r, const Box& b) {
+  const Vec2 o = r.origin, d = r.direction;
+  const bool enters_x = d.x != 0.0f && (o.x < b.min.x || b.max.x < o.x);
+  const bool enters_y = d.y != 0.0f && (o.y < b.min.y || b.max.y < o.y);
+  bool x_face = enters_x;
+  if (enters_x && enters_y) {
+    const mpq_class tx = (exact(d.x > 0 ? b.min.x : b.max.x) - exact(o.x)) / exact(d.x);
+    const mpq_class ty = (exact(d.y > 0 ? b.min.y : b.max.y) - exact(o.y)) / exact(d.y);
+    x_face = tx >= ty;
+  }
+  if (x_face) return {d.x > 0 ? -1.0 : 1.0, 0.0};
+  return {0.0, d.y > 0 ? -1.0 : 1.0};
+}
+
+std::optional<CastHit> cast_one(const Shape& shape, const Ray& ray) {
+  World world;
+  world.create(ShapeDef{shape});
+  world.step();
+  return world.cast_nearest(ray, ~std::uint64_t{0});
+}
+
+}  // namespace
+
+TEST_CASE("a cast's normal: a box's entry face and a segment's side exactly, a circle's radius within its bound",
+          "[world]") {
+  auto normal_of = [](const Shape& shape, const Ray& ray) {
+    const std::optional<CastHit> h = cast_one(shape, ray);
+    REQUIRE(h.has_value());
+    return h->normal;
+  };
+  auto same = [](Vec2d a, Vec2d b) { return a.x == b.x && a.y == b.y; };
+  // Flat boxes: the face facing the ray, not the first in a fixed order.
+  CHECK(same(normal_of(Box{{0, 0}, {2, 0}}, Ray{{1, 1}, {0, -1}}), {0, 1}));
+  CHECK(same(normal_of(Box{{0, 0}, {2, 0}}, Ray{{1, -1}, {0, 1}}), {0, -1}));
+  CHECK(same(normal_of(Box{{0, 0}, {0, 2}}, Ray{{1, 1}, {-1, 0}}), {1, 0}));
+  // Grazing a corner from above: the top face (the ray is in the x slab from the start).
+  CHECK(same(normal_of(Box{{0, 0}, {1, 1}}, Ray{{1, 2}, {-1, -1}}), {0, 1}));
+  // Into a corner along the diagonal: both slabs at once, the x face.
+  CHECK(same(normal_of(Box{{0, 0}, {1, 1}}, Ray{{-1, -1}, {1, 1}}), {-1, 0}));
+  // Entering the bottom face 1e-36 from the corner, where the rounded point may land on
+  // the side face.
+  CHECK(same(normal_of(Box{{0x1.80000cp+13f, 0x1.800004p+13f}, {0x1.80000ep+13f, 0x1.800006p+13f}},
+                       Ray{{-0x1.7a70a8p-120f, 0x1.7ffff6p+13f}, {0x1.80000ep+13f, 0x1.cp-8f}}),
+             entry_face(Ray{{-0x1.7a70a8p-120f, 0x1.7ffff6p+13f}, {0x1.80000ep+13f, 0x1.cp-8f}},
+                        Box{{0x1.80000cp+13f, 0x1.800004p+13f}, {0x1.80000ep+13f, 0x1.800006p+13f}})));
+  // A segment's side, from a start 2^-100 off its line (a rounded side would be 0).
+  {
+    World world;
+    world.create(ShapeDef{Segment{{-0x1p30f, -0x1p30f}, {0x1p30f, 0x1p30f}}});
+    world.step();
+    const std::optional<CastHit> h = world.cast_nearest(Segment{{0x1p-100f, 0}, {0, 0x1p-100f}}, ~std::uint64_t{0});
+    REQUIRE(h.has_value());
+    CHECK(h->normal.x > 0.7);  // the segment's right side, (1, -1) / sqrt 2
+    CHECK(h->normal.y < -0.7);
+  }
+  // A small circle far from the origin, the ray through its centre: exactly (-1, 0) at the
+  // limit, within 2^-42 (|o - c| + t |d|) / r (world.hpp).
+  {
+    const Vec2d n = normal_of(Circle{{1.0e6f + 0.5f, 1.0e6f}, 1e-3f}, Ray{{1.0e6f - 10.0f, 1.0e6f}, {1, 0}});
+    const double bound = 0x1p-42 * (10.5 + 10.5) / 1e-3;
+    CHECK(std::abs(n.x + 1.0) <= bound);
+    CHECK(std::abs(n.y) <= bound);
+  }
+  // Random boxes (a fifth flat) and rays from outside, on a lattice and off it: the face
+  // is the exact one every time.
+  SplitMix64 random(41);
+  auto coordinate = [&](double span) { return static_cast<float>(std::floor(random.u() * span) / 4); };
+  std::size_t boxes = 0, circles = 0;
+  for (int i = 0; i < 4000; ++i) {
+    const float x = coordinate(40), y = coordinate(40);
+    const float w = i % 5 == 0 ? 0.0f : coordinate(12), h = i % 7 == 0 ? 0.0f : coordinate(12);
+    const Box box{{x, y}, {x + w, y + h}};
+    // Aimed at the box's lattice corners and edges, give or take a few lattice steps.
+    const Vec2 from{coordinate(80) - 5, coordinate(80) - 5};
+    const Ray ray{from, {x + coordinate(2) * w - from.x + coordinate(4) - 0.5f, y + coordinate(2) * h - from.y}};
+    if (const std::optional<CastHit> hit = cast_one(box, ray); hit && !(hit->t == 0.0)) {
+      ++boxes;
+      INFO("box " << i);
+      CHECK(same(hit->normal, entry_face(ray, box)));
+    }
+    // Circles: the normal against a long-double radius to the hit, away from tangency.
+    const Circle circle{{x + 0.125f, y}, 0.25f + coordinate(8)};
+    if (const std::optional<CastHit> hit = cast_one(circle, ray); hit && !(hit->t == 0.0)) {
+      const long double wx = static_cast<long double>(ray.origin.x) - circle.c.x,
+                        wy = static_cast<long double>(ray.origin.y) - circle.c.y;
+      const long double dx = ray.direction.x, dy = ray.direction.y, r = circle.r;
+      const long double a = dx * dx + dy * dy, b = dx * wx + dy * wy, c = wx * wx + wy * wy - r * r;
+      const long double disc = b * b - a * c;
+      if (disc < 0.01L * a * r * r) continue;  // near tangency the long double reference is the weak one
+      const long double q = -(b + (b < 0 ? -1 : 1) * std::sqrt(disc));
+      const long double t = std::min(q / a, c / q);
+      const long double nx = (wx + t * dx) / r, ny = (wy + t * dy) / r;
+      const double bound =
+          0x1p-42 *
+          static_cast<double>(std::max(std::abs(wx), std::abs(wy)) + t * std::max(std::abs(dx), std::abs(dy))) /
+          circle.r;
+      ++circles;
+      INFO("circle " << i);
+      CHECK(std::abs(hit->normal.x - static_cast<double>(nx)) <= bound + 0x1p-50);
+      CHECK(std::abs(hit->normal.y - static_cast<double>(ny)) <= bound + 0x1p-50);
+    }
+  }
+  CHECK(boxes > 500);
+  CHECK(circles > 500);
 }
 
 TEST_CASE("after release_memory the world answers as before", "[world]") {

@@ -39,6 +39,7 @@
 #include "hitgrid/broadphase/grid_index.hpp"
 #include "hitgrid/broadphase/sort_keys.hpp"
 #include "hitgrid/core/float_steps.hpp"
+#include "hitgrid/core/predicates.hpp"
 #include "hitgrid/core/ray_box.hpp"
 #include "hitgrid/core/ray_circle.hpp"
 #include "hitgrid/core/ray_segment.hpp"
@@ -1035,33 +1036,71 @@ Vec2d unit(double x, double y) {
   return n > 0.0 ? Vec2d{x / n, y / n} : Vec2d{};
 }
 
-/// The outward normal where a segment cast first meets a shape (CastHit::normal).
-Vec2d normal_at(Vec2 origin, const RayHit& hit, const Shape& shape) {
+Vec2 origin_of(const Segment& s) { return s.a; }
+Vec2 origin_of(const Ray& r) { return r.origin; }
+
+/// A cast as a start and a direction (a segment's b - a: its signs exact, its value
+/// rounded once), and the exact side of a point from the cast's line: + left.
+struct CastLine {
+  Vec2 o;
+  double dx, dy;
+  int sx, sy;  // the direction's signs, exact
+  explicit CastLine(const Segment& s)
+      : o(s.a),
+        dx(double{s.b.x} - s.a.x),
+        dy(double{s.b.y} - s.a.y),
+        sx(sign_of(s.a.x, s.b.x)),
+        sy(sign_of(s.a.y, s.b.y)) {}
+  explicit CastLine(const Ray& r)
+      : o(r.origin),
+        dx(r.direction.x),
+        dy(r.direction.y),
+        sx(sign_of(0.0f, r.direction.x)),
+        sy(sign_of(0.0f, r.direction.y)) {}
+  static int sign_of(float from, float to) { return (from < to) - (to < from); }
+};
+int side_of(const Segment& s, Vec2 p) { return orient2d(s.a, s.b, p); }
+int side_of(const Ray& r, Vec2 p) { return orient_along(r.origin, r.direction, p); }
+
+/// The outward normal where a cast first meets a shape (CastHit::normal), for a cast
+/// that starts outside it. A box: the face the cast enters through, decided exactly (the
+/// slab it enters last; at a corner it enters both slabs at once, the x face). A segment:
+/// its side facing the cast's start, exact ((0, 0) when the cast runs along it). A
+/// circle: the radius to the hit, (o - c) + t d, rounded (world.hpp states the bound).
+template <class Q>
+Vec2d normal_at(const Q& q, const RayHit& hit, const Shape& shape) {
   if (hit.starts_inside) return {};
+  const CastLine l(q);
   return std::visit(
       [&](const auto& g) -> Vec2d {
         using S = std::decay_t<decltype(g)>;
         if constexpr (std::is_same_v<S, Box>) {
-          // The hit point lies on the face exactly (ray_box.hpp).
-          if (hit.p_near.x == g.min.x) return {-1.0, 0.0};
-          if (hit.p_near.x == g.max.x) return {1.0, 0.0};
-          if (hit.p_near.y == g.min.y) return {0.0, -1.0};
-          return {0.0, 1.0};
+          // Outside a slab at the start, the cast enters it (it meets the box); inside it,
+          // it does not enter through that slab's faces.
+          const bool enters_x = l.sx != 0 && (l.o.x < g.min.x || g.max.x < l.o.x);
+          const bool enters_y = l.sy != 0 && (l.o.y < g.min.y || g.max.y < l.o.y);
+          bool x_face = enters_x;
+          if (enters_x && enters_y) {
+            // The slabs' entry times t_x = (X - o.x) / d.x and t_y = (Y - o.y) / d.y, at
+            // the corner (X, Y) it comes to first: t_x - t_y = -cross(d, corner - o) /
+            // (d.x d.y), whose sign is exact.
+            const Vec2 corner{l.sx > 0 ? g.min.x : g.max.x, l.sy > 0 ? g.min.y : g.max.y};
+            x_face = -side_of(q, corner) * l.sx * l.sy >= 0;
+          }
+          if (x_face) return {l.sx > 0 ? -1.0 : 1.0, 0.0};
+          return {0.0, l.sy > 0 ? -1.0 : 1.0};
         } else if constexpr (std::is_same_v<S, Circle>) {
-          return unit(hit.p_near.x - g.c.x, hit.p_near.y - g.c.y);
+          if (g.r == 0.0f) return {};  // a point has no normal
+          return unit((double{l.o.x} - g.c.x) + hit.t_near * l.dx, (double{l.o.y} - g.c.y) + hit.t_near * l.dy);
         } else {
-          // The side of the segment's line the cast comes from; none when it runs along it.
+          const int side = orient2d(g.a, g.b, l.o);
           const double dx = double{g.b.x} - g.a.x, dy = double{g.b.y} - g.a.y;
-          const double side = dx * (double{origin.y} - g.a.y) - dy * (double{origin.x} - g.a.x);
-          if (side == 0.0) return {};
-          return side > 0.0 ? unit(-dy, dx) : unit(dy, -dx);
+          if (side == 0) return {};
+          return side > 0 ? unit(-dy, dx) : unit(dy, -dx);
         }
       },
       shape);
 }
-
-Vec2 origin_of(const Segment& s) { return s.a; }
-Vec2 origin_of(const Ray& r) { return r.origin; }
 
 bool before(const CastHit& x, const CastHit& y) { return x.t < y.t || (x.t == y.t && x.handle < y.handle); }
 
@@ -1081,7 +1120,7 @@ void World::State::hits_into(const Q& q, std::uint64_t mask, const Aabb* window,
       const Shape target = shape_at(b, id);
       // touching() decided the hit exactly; raycast's hit is the same exact test.
       const RayHit hit = std::visit([&](const auto& g) { return raycast(q, g); }, target);
-      out.push_back({handle_of(slot), hit.t_near, hit.p_near, normal_at(origin_of(q), hit, target)});
+      out.push_back({handle_of(slot), hit.t_near, hit.p_near, normal_at(q, hit, target)});
     }
   }
 }

@@ -141,9 +141,16 @@ struct CastHit {
   double t = 0.0;
   /// The cast's point at t, within the bounds of the same headers.
   Vec2d point;
-  /// The shape's outward unit normal at the point (a box's face, a circle's radius, a
-  /// segment's side facing the cast's start); (0, 0) when the cast starts in the shape or
-  /// runs along a segment.
+  /// The shape's outward unit normal where the cast comes in; (0, 0) when the cast starts
+  /// in the shape, runs along a segment, or meets a circle of radius 0.
+  ///   - a box: the face the cast enters through, exactly (the slab whose entry time is
+  ///     the later, compared exactly; a flat box's face towards the cast; at a corner
+  ///     entered through both slabs at once, the x face);
+  ///   - a segment: its side facing the cast's start, exactly;
+  ///   - a circle: the radius to the hit, o - c + t d normalised, each coordinate within
+  ///     2^-42 (|o - c|_inf + t |d|_inf) / r of the exact unit normal (o the cast's start,
+  ///     d its direction, t this hit's time): of little use for a circle that small next
+  ///     to the cast's reach.
   Vec2d normal;
 };
 
