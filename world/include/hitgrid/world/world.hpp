@@ -196,6 +196,8 @@ class World {
   /// Throws hitgrid::Error for invalid options (an ISA the machine lacks, a negative cell).
   explicit World(const WorldOptions& options = {});
   ~World();
+  /// A World moved from holds nothing: it may only be destroyed or assigned to (any
+  /// other call on it is undefined, as for a moved-from std::unique_ptr's pointee).
   World(World&&) noexcept;
   World& operator=(World&&) noexcept;
 
