@@ -160,8 +160,10 @@ typedef struct hitgrid_handle_pair {
 /* A shape a cast meets, first at time t of the cast (a segment's a + t (b - a), t in
  * [0, 1]; a ray's origin + t direction, t >= 0): the hit
  * or miss is exact; |t - t*| <= 2^-45 |t*| and t is exactly 0 when the cast starts in the
- * shape; (x, y) is the cast's point at t; (nx, ny) the shape's outward unit normal there,
- * (0, 0) when the cast starts inside or runs along a segment. */
+ * shape; (x, y) is the cast's point at t; (nx, ny) the shape's outward unit normal where
+ * the cast comes in: a box's entry face and a segment's side exactly, a circle's radius
+ * within the bound of CastHit::normal (hitgrid/world/world.hpp); (0, 0) when the cast
+ * starts inside, runs along a segment or meets a circle of radius 0. */
 typedef struct hitgrid_cast_hit {
   hitgrid_handle handle;
   double t;
