@@ -6,7 +6,9 @@
 //   SerialHook      every range on the calling thread, last range first, in ranges of
 //                   random length >= min_range: another split and order than TBB's;
 //   LeakyHook       runs every range but the last (from its call `sound_calls` on: the
-//                   calls before run them all): a broken hook, which hitgrid must catch.
+//                   calls before run them all): a broken hook, which hitgrid must catch;
+//                   with `first_twice`, it runs the first range again instead of the
+//                   last, which an item count cannot see.
 // Each counts its calls and the items and threads its ranges ran on.
 #pragma once
 
@@ -82,6 +84,7 @@ class LeakyHook {
   TaskHook hook();
   HookCounts counts;
   std::size_t sound_calls;  // may be changed between calls
+  bool first_twice = false;
 
  private:
   static void run(void* self, std::size_t count, std::size_t min_range, TaskHook::Task task, void* context);

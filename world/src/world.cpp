@@ -383,14 +383,25 @@ struct World::State {
   std::vector<MovePiece> move_pieces;
 
   /// f(k, first, last) for the pieces of a move of n shapes: on the world's threads when
-  /// there are several, inline for one (a single move costs no arena).
+  /// there are several, inline for one (a single move costs no arena). Each f must be
+  /// idempotent: a piece that a TaskHook left out while running another twice (which
+  /// its item count cannot see, run_hooked) runs again here, on this thread.
   template <class F>
   void for_pieces(std::size_t n, const F& f) {
     const std::size_t pieces = pieces_of(n, moves_per_piece);
     auto piece = [&](std::size_t k) { f(k, k * moves_per_piece, std::min(n, (k + 1) * moves_per_piece)); };
     if (pieces <= 1) return pieces == 1 ? piece(0) : void();
-    run(false, [&] { detail::parallel_for(std::size_t{0}, pieces, piece); });
+    pieces_ran.assign(pieces, 0);
+    run(false, [&] {
+      detail::parallel_for(std::size_t{0}, pieces, [&](std::size_t k) {
+        piece(k);
+        pieces_ran[k] = 1;
+      });
+    });
+    for (std::size_t k = 0; k < pieces; ++k)
+      if (!pieces_ran[k]) piece(k);
   }
+  std::vector<char> pieces_ran;  // for_pieces' marks
 
   /// World::move's check: the handles and shapes in pieces (in parallel for large
   /// batches), summed. Throws as check_distinct_live does for the handles, then for the
