@@ -69,7 +69,9 @@
  *   min_range items, the last may be shorter), on any threads, in any order, and return
  *   when all have returned; tasks never block on each other and never call back into the
  *   hook. A hook that leaves items out makes the call fail (HITGRID_ERROR) instead of
- *   answering wrong. The answers are the same as on the library's own threads.
+ *   answering wrong; the one such failure after which the world is not as it was is in a
+ *   move's writes (the world writes the rest itself, then fails: the batch is moved
+ *   whole). The answers are the same as on the library's own threads.
  *
  * ABI
  *   Plain C types of fixed size only; the instruction set (SSE2, AVX2, AVX-512) is chosen
@@ -187,12 +189,12 @@ typedef void (*hitgrid_task)(void* context, size_t begin, size_t end);
 typedef struct hitgrid_task_hook {
   void (*run)(void* user, size_t count, size_t min_range, hitgrid_task task, void* context);
   void* user;       /* handed to run unchanged */
-  uint32_t workers; /* threads that run the tasks, >= 1 when run is set */
+  uint32_t workers; /* threads that run the tasks, 1 to 4096 when run is set */
   uint32_t reserved;
 } hitgrid_task_hook;
 
 typedef struct hitgrid_world_options {
-  uint32_t threads;      /* 0: every hardware thread */
+  uint32_t threads;      /* 0: every hardware thread; at most 4096 */
   uint32_t isa;          /* HITGRID_ISA_* */
   float cell_size;       /* the grids' cell sides; 0 chooses them from the shapes */
   float large_cell_size;
@@ -204,7 +206,7 @@ typedef struct hitgrid_world_options {
 } hitgrid_world_options;
 
 typedef struct hitgrid_find_pairs_options {
-  uint32_t threads;        /* 0: every hardware thread */
+  uint32_t threads;        /* 0: every hardware thread; at most 4096 */
   uint32_t isa;            /* HITGRID_ISA_* */
   float cell_size;         /* 0 chooses it */
   float large_cell_size;   /* 0 chooses it */

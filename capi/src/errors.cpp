@@ -1,6 +1,7 @@
 // The thread's last error and the exception-to-status map (guard.hpp).
 #include <cstring>
 #include <new>
+#include <stdexcept>
 #include <string>
 
 #include "guard.hpp"
@@ -16,7 +17,8 @@ struct LastError {
 };
 thread_local LastError last_error;
 
-hitgrid_status record(hitgrid_status status, const char* function, const char* message, hitgrid_handle handle) noexcept {
+hitgrid_status record(hitgrid_status status, const char* function, const char* message,
+                      hitgrid_handle handle) noexcept {
   last_error.handle = handle;
   try {
     last_error.message.assign(function).append(": ").append(message);
@@ -47,6 +49,8 @@ hitgrid_status status_of_exception(const char* function) noexcept {
     return record(HITGRID_INVALID_ARGUMENT, function, e.what(), 0);
   } catch (const std::bad_alloc&) {
     return record(HITGRID_OUT_OF_MEMORY, function, "out of memory", 0);
+  } catch (const std::length_error&) {  // a count beyond what a vector can hold
+    return record(HITGRID_OUT_OF_MEMORY, function, "out of memory: a count too large to hold", 0);
   } catch (const std::exception& e) {
     return record(HITGRID_INTERNAL_ERROR, function, e.what(), 0);
   } catch (...) {
@@ -67,15 +71,24 @@ hitgrid_handle hitgrid_last_error_handle(void) { return hitgrid::capi::last_erro
 
 const char* hitgrid_status_name(hitgrid_status status) {
   switch (status) {
-    case HITGRID_OK: return "HITGRID_OK";
-    case HITGRID_ERROR: return "HITGRID_ERROR";
-    case HITGRID_INVALID_SHAPE: return "HITGRID_INVALID_SHAPE";
-    case HITGRID_INVALID_HANDLE: return "HITGRID_INVALID_HANDLE";
-    case HITGRID_PARSE_ERROR: return "HITGRID_PARSE_ERROR";
-    case HITGRID_IO_ERROR: return "HITGRID_IO_ERROR";
-    case HITGRID_OUT_OF_MEMORY: return "HITGRID_OUT_OF_MEMORY";
-    case HITGRID_INVALID_ARGUMENT: return "HITGRID_INVALID_ARGUMENT";
-    case HITGRID_INTERNAL_ERROR: return "HITGRID_INTERNAL_ERROR";
+    case HITGRID_OK:
+      return "HITGRID_OK";
+    case HITGRID_ERROR:
+      return "HITGRID_ERROR";
+    case HITGRID_INVALID_SHAPE:
+      return "HITGRID_INVALID_SHAPE";
+    case HITGRID_INVALID_HANDLE:
+      return "HITGRID_INVALID_HANDLE";
+    case HITGRID_PARSE_ERROR:
+      return "HITGRID_PARSE_ERROR";
+    case HITGRID_IO_ERROR:
+      return "HITGRID_IO_ERROR";
+    case HITGRID_OUT_OF_MEMORY:
+      return "HITGRID_OUT_OF_MEMORY";
+    case HITGRID_INVALID_ARGUMENT:
+      return "HITGRID_INVALID_ARGUMENT";
+    case HITGRID_INTERNAL_ERROR:
+      return "HITGRID_INTERNAL_ERROR";
   }
   return "unknown status";
 }

@@ -64,9 +64,26 @@ void shapes_of(PyWorld& w, const std::string& kind, const py::object& array) {
   for (std::size_t i = 0; i < in.rows.count; ++i) w.shapes[i] = checked_shape(shape_of_row(k, in.rows, i), i);
 }
 
+/// An array-like of integers as uint64s. Refused: other dtypes (a float would be
+/// truncated, NaN made anything) and negative values (they would wrap); an empty array of
+/// any dtype is no integers.
+py::array_t<std::uint64_t> unsigned_integers(const py::object& obj, const std::string& what) {
+  const py::array raw = py::array::ensure(obj);
+  if (!raw) throw py::type_error(what + ": expected integers");
+  const char kind = raw.dtype().kind();
+  if (raw.size() != 0 && kind != 'i' && kind != 'u')
+    throw py::type_error(what + ": expected integers, not " + std::string(py::str(raw.dtype())));
+  if (raw.size() != 0 && kind == 'i') {
+    const auto s = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(raw);
+    for (py::ssize_t i = 0; i < s.size(); ++i)
+      if (s.data()[i] < 0) throw py::value_error(what + ": expected integers >= 0, not " + std::to_string(s.data()[i]));
+  }
+  return py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>::ensure(raw);
+}
+
 /// A 1-D array of handles (any integer array-like) into w.handles.
 void handles_of(PyWorld& w, const py::object& handles) {
-  const auto a = py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>::ensure(handles);
+  const auto a = unsigned_integers(handles, "handles");
   if (!a || a.ndim() > 1) throw py::value_error("handles: expected a 1-D array of handles");
   w.handles.resize(static_cast<std::size_t>(a.size()));
   for (std::size_t i = 0; i < w.handles.size(); ++i) w.handles[i] = handle_of(a.data()[i]);
@@ -186,9 +203,9 @@ same on any thread count and ISA. A World is used from one thread at a time.)")
              std::uint64_t category, std::uint64_t mask, const py::object& users) {
             const auto lock = hold(w);
             shapes_of(w, kind, array);
-            std::optional<py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>> u;
+            std::optional<py::array_t<std::uint64_t>> u;
             if (!users.is_none()) {
-              u = py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>::ensure(users);
+              u = unsigned_integers(users, "users");
               if (!*u || static_cast<std::size_t>(u->size()) != w.shapes.size())
                 throw py::value_error("users: expected one integer per shape");
             }

@@ -1,22 +1,20 @@
 // The parallel loops (hitgrid/broadphase/detail/parallel.hpp) and the TaskHook that hands
 // them to a program's job system: every item once, nested loops inline, errors carried
 // back, a broken hook caught; and find_pairs through any hook equal to find_pairs on TBB.
-#include "hitgrid/broadphase/detail/parallel.hpp"
-
-#include <catch2/catch.hpp>
-
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <stdexcept>
 #include <thread>
 #include <vector>
 
 #include "hitgrid/broadphase/brute_force.hpp"
+#include "hitgrid/broadphase/detail/parallel.hpp"
 #include "hitgrid/broadphase/find_pairs.hpp"
 #include "hitgrid/core/error.hpp"
 #include "support/pathological_scenes.hpp"
-#include "support/task_hooks.hpp"
 #include "support/sanitizer_builds.hpp"
+#include "support/task_hooks.hpp"
 
 using namespace hitgrid;
 using test::LeakyHook;
@@ -128,9 +126,9 @@ TEST_CASE("an exception in a hook's task is thrown by the loop, and a hook that 
   const TaskHook broken = leaky.hook();
   const detail::TaskHookScope scope(broken);
   std::atomic<std::size_t> ran{0};
-  CHECK_THROWS_WITH(detail::parallel_for(tbb::blocked_range<std::size_t>(0, 1000, 100),
-                                         [&](const auto& r) { ran += r.size(); }),
-                    Catch::Contains("ran 900 of 1000 items"));
+  CHECK_THROWS_WITH(
+      detail::parallel_for(tbb::blocked_range<std::size_t>(0, 1000, 100), [&](const auto& r) { ran += r.size(); }),
+      Catch::Contains("ran 900 of 1000 items"));
   CHECK(ran == 900);
 }
 
@@ -157,7 +155,8 @@ TEST_CASE("find_pairs through a task hook gives the same pairs as on TBB, every 
           o.stream_band_bytes = 4096;  // many bands
           PairFinder streamed(o);
           PairList joined;
-          streamed.find_pairs(s.scene, [&](std::span<const Pair> piece) { joined.insert(joined.end(), piece.begin(), piece.end()); });
+          streamed.find_pairs(
+              s.scene, [&](std::span<const Pair> piece) { joined.insert(joined.end(), piece.begin(), piece.end()); });
           CHECK(joined == reference);
         }
       }
@@ -175,6 +174,14 @@ TEST_CASE("a finder whose hook skips items throws, and answers again with a work
   CHECK_THROWS_AS(PairFinder(o).find_pairs(scene), Error);
   o.tasks.workers = 0;
   CHECK_THROWS_WITH(PairFinder(o), Catch::Contains("at least one worker"));
+  // More threads than a TBB arena holds (it aborts at 65,537): refused, with a hook or not.
+  o.tasks.workers = FindPairsOptions::max_threads + 1;
+  CHECK_THROWS_WITH(PairFinder(o), Catch::Contains("at most 4096"));
+  o.tasks.workers = 70000;
+  CHECK_THROWS_AS(PairFinder(o), Error);
+  FindPairsOptions many;
+  many.threads = 70000;
+  CHECK_THROWS_WITH(PairFinder(many), Catch::Contains("threads must be at most 4096, not 70000"));
   ThreadPoolHook pool(1);
   o.tasks = pool.hook();
   CHECK(PairFinder(o).find_pairs(scene) == brute_force_pairs(scene));

@@ -1,7 +1,6 @@
 // The C boundary's error handling (capi/src/guard.hpp): every C++ exception type maps to
 // its status, the message and the handle are kept per thread, nothing escapes.
 #include <catch2/catch.hpp>
-
 #include <new>
 #include <stdexcept>
 #include <string>
@@ -39,6 +38,8 @@ TEST_CASE("Each exception type becomes its status, with the message", "[capi]") 
   CHECK(status_of(capi::ArgumentError("world is NULL")) == HITGRID_INVALID_ARGUMENT);
   CHECK(status_of(std::bad_alloc()) == HITGRID_OUT_OF_MEMORY);
   CHECK(std::string(hitgrid_last_error()) == "f: out of memory");
+  CHECK(status_of(std::length_error("vector::_M_default_append")) == HITGRID_OUT_OF_MEMORY);  // a count too large
+  CHECK(std::string(hitgrid_last_error()) == "f: out of memory: a count too large to hold");
   CHECK(status_of(std::logic_error("broken invariant")) == HITGRID_INTERNAL_ERROR);
   CHECK(std::string(hitgrid_last_error()) == "f: broken invariant");
   CHECK(status_of(42) == HITGRID_INTERNAL_ERROR);

@@ -467,6 +467,10 @@ static void test_errors(void) {
   options.reserved = 1;
   CHECK(hitgrid_world_new(&options, &world) == HITGRID_INVALID_ARGUMENT);
   options.reserved = 0;
+  options.threads = 70000; /* more than a thread pool holds: refused, not an abort */
+  CHECK(hitgrid_world_new(&options, &world) != HITGRID_OK);
+  CHECK(strstr(hitgrid_last_error(), "threads") != NULL);
+  options.threads = 0;
   options.tasks.run = serial_hook;
   options.tasks.workers = 0;
   CHECK(hitgrid_world_new(&options, &world) == HITGRID_INVALID_ARGUMENT);

@@ -166,3 +166,18 @@ def test_errors_name_the_handle_and_the_shape():
         world.set_displacement(box, 1, 0)
     with pytest.raises(hitgrid.Error, match="margin"):
         hitgrid.World(margin=-1.0)
+    with pytest.raises(hitgrid.Error, match="threads must be at most 4096, not 70000"):
+        hitgrid.World(threads=70000)
+    # Handles and users are integers: floats (truncated, NaN) and negatives (wrapped) are
+    # refused, and nothing changes.
+    two = world.create_many("circle", np.array([[5, 5, 1], [9, 9, 1]], dtype=np.float32), users=[7, 8])
+    with pytest.raises(TypeError, match="handles: expected integers, not float64"):
+        world.destroy_many(np.array([float(two[0])]))
+    with pytest.raises(TypeError, match="users: expected integers, not float64"):
+        world.create_many("circle", np.zeros((1, 3)), users=np.array([np.nan]))
+    with pytest.raises(ValueError, match="users: expected integers >= 0, not -1"):
+        world.create_many("circle", np.zeros((1, 3)), users=[-1])
+    assert len(world) == 3
+    world.destroy_many(np.array([], dtype=np.float64))  # no handles, whatever the dtype
+    world.destroy_many(two)
+    assert len(world) == 1

@@ -74,8 +74,10 @@ enum class PairOrder : std::uint8_t {
 };
 
 struct FindPairsOptions {
-  /// Worker threads; 0 means every hardware thread.
+  /// Worker threads; 0 means every hardware thread. At most max_threads (so is a task
+  /// hook's workers).
   unsigned threads = 0;
+  static constexpr unsigned max_threads = 4096;
   /// Narrow-phase instruction set; automatic picks the best the CPU and OS support.
   Isa isa = Isa::automatic;
   /// The home-cell grid's cell side in world units, rounded down to a power of two; 0

@@ -170,7 +170,8 @@ struct Impact {
 };
 
 struct WorldOptions {
-  /// Worker threads; 0 means every hardware thread.
+  /// Worker threads; 0 means every hardware thread; at most FindPairsOptions::max_threads
+  /// (4096, as a task hook's workers).
   unsigned threads = 0;
   Isa isa = Isa::automatic;
   /// The grids' cell sides (FindPairsOptions); 0 chooses them from the shapes.
