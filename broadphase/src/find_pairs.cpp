@@ -117,10 +117,10 @@ PairFinder::PairFinder(const FindPairsOptions& options) {
   if (options.tasks && options.tasks.workers == 0) throw Error("a task hook needs at least one worker");
   // A TBB arena of more threads than TBB can hold aborts the program (and the arena is
   // made even with a hook): refused here, far above any machine's threads.
-  if ((options.tasks ? options.tasks.workers : options.threads) > FindPairsOptions::max_threads)
+  const unsigned asked = options.tasks ? options.tasks.workers : options.threads;
+  if (asked > FindPairsOptions::max_threads)
     throw Error(std::string(options.tasks ? "a task hook's workers" : "threads") + " must be at most " +
-                std::to_string(FindPairsOptions::max_threads) + ", not " +
-                std::to_string(options.tasks ? options.tasks.workers : options.threads));
+                std::to_string(FindPairsOptions::max_threads) + ", not " + std::to_string(asked));
   const unsigned threads = options.tasks          ? options.tasks.workers
                            : options.threads == 0 ? static_cast<unsigned>(tbb::info::default_concurrency())
                                                   : options.threads;

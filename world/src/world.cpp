@@ -1047,29 +1047,29 @@ Vec2d unit(double x, double y) {
   return n > 0.0 ? Vec2d{x / n, y / n} : Vec2d{};
 }
 
-Vec2 origin_of(const Segment& s) { return s.a; }
-Vec2 origin_of(const Ray& r) { return r.origin; }
-
-/// A cast as a start and a direction (a segment's b - a: its signs exact, its value
-/// rounded once), and the exact side of a point from the cast's line: + left.
+/// A cast as a start, a direction (a segment's b - a: its signs exact, its value rounded
+/// once) and the end of its time range (a segment's 1, a ray's infinity).
 struct CastLine {
   Vec2 o;
-  double dx, dy;
+  double dx, dy, t_max;
   int sx, sy;  // the direction's signs, exact
   explicit CastLine(const Segment& s)
       : o(s.a),
         dx(double{s.b.x} - s.a.x),
         dy(double{s.b.y} - s.a.y),
+        t_max(1.0),
         sx(sign_of(s.a.x, s.b.x)),
         sy(sign_of(s.a.y, s.b.y)) {}
   explicit CastLine(const Ray& r)
       : o(r.origin),
         dx(r.direction.x),
         dy(r.direction.y),
+        t_max(std::numeric_limits<double>::infinity()),
         sx(sign_of(0.0f, r.direction.x)),
         sy(sign_of(0.0f, r.direction.y)) {}
   static int sign_of(float from, float to) { return (from < to) - (to < from); }
 };
+/// The exact side of a point from a cast's line: + left.
 int side_of(const Segment& s, Vec2 p) { return orient2d(s.a, s.b, p); }
 int side_of(const Ray& r, Vec2 p) { return orient_along(r.origin, r.direction, p); }
 
@@ -1150,17 +1150,9 @@ void World::State::cast_into(const Q& q, std::uint64_t mask, CastHits which, std
   // cast meets at some t <= T meets it inside the window, so one not found enters at
   // t* > T; the best found, with t <= T (1 - 2^-40), is then first even with the times
   // rounded (CastHit::t is within 2^-45 of the exact time).
-  const Vec2 o = origin_of(q);
-  double dx, dy, t_max;
-  if constexpr (std::is_same_v<Q, Segment>) {
-    dx = double{q.b.x} - q.a.x;
-    dy = double{q.b.y} - q.a.y;
-    t_max = 1.0;
-  } else {
-    dx = q.direction.x;
-    dy = q.direction.y;
-    t_max = std::numeric_limits<double>::infinity();
-  }
+  const CastLine line(q);
+  const Vec2 o = line.o;
+  const double dx = line.dx, dy = line.dy, t_max = line.t_max;
   const double reach = std::max(std::fabs(dx), std::fabs(dy));
   const double cell = std::max(index[0].cell_size(), index[1].cell_size());
   Aabb shapes = scenes[0].bounds();  // every shape lies within these
