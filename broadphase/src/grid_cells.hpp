@@ -98,6 +98,26 @@ class GridCells {
   double inv_h_;
 };
 
+/// dx / dy as GridCells::for_each_line_row takes it: 0 for a level or a vertical line.
+inline double line_slope(double dx, double dy) { return dy == 0.0 || dx == 0.0 ? 0.0 : dx / dy; }
+
+/// Whether the line through p with direction (dx, dy) (each within 2^-52 relative of the
+/// exact direction) may meet the closed box b: false only when b's four corners lie
+/// strictly on one side of it. Each corner's side, dx (y - p.y) - dy (x - p.x), is
+/// computed within 2^-50 (|dx| |y - p.y| + |dy| |x - p.x|) of the exact line's (a few
+/// roundings of 2^-53 each; no overflow or underflow in double for float coordinates); a
+/// corner counts as on one side only beyond 2^-48 of that.
+inline bool line_may_meet(Vec2 p, double dx, double dy, const Aabb& b) {
+  int below = 0, above = 0;
+  for (const Vec2 c : {b.min, b.max, Vec2{b.min.x, b.max.y}, Vec2{b.max.x, b.min.y}}) {
+    const double u = double{c.y} - p.y, v = double{c.x} - p.x;
+    const double side = dx * u - dy * v, margin = (std::fabs(dx * u) + std::fabs(dy * v)) * 0x1p-48;
+    below += side < -margin;
+    above += side > margin;
+  }
+  return below != 4 && above != 4;
+}
+
 /// Whether a shape with these bounds is small in a grid of these cells: its box spans at
 /// most two columns and two rows (the home-cell grid stores it once, home_grid.hpp).
 inline bool is_small(const GridCells& cells, const Aabb& box) {

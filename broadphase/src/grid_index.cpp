@@ -9,7 +9,8 @@
 // search within each row (rows are in column order), and the boxes there go through the
 // grid kernels' range search (grid_kernels.hpp), a segment's also through the filter of
 // its line's sides. The large shapes come from the tiled grid's tiles that B touches
-// (TiledGrid::shapes_near), repeats dropped. Every candidate gets the exact test.
+// (TiledGrid::shapes_near; for a ray, a line or a cast, only the tiles along it:
+// TiledGrid::shapes_along_line), repeats dropped. Every candidate gets the exact test.
 
 #include "hitgrid/broadphase/grid_index.hpp"
 
@@ -25,6 +26,7 @@
 #include <span>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "cell_size.hpp"
 #include "grid.hpp"
@@ -231,7 +233,8 @@ struct GridIndex::Impl {
   /// direction (dx, dy), within the float ranges `piece`) cut to the indexed extent and to
   /// `window`: the cells along it and the large shapes near its box, each candidate
   /// through t.line_test.
-  void query_line(Vec2 p, double dx, double dy, const Aabb& piece, const Aabb& window, Scratch& t) const {
+  void query_line(Vec2 p, double dx, double dy, const Aabb& piece, const Aabb& window, Scratch& t,
+                  const float* side_segment = nullptr) const {
     const float x_lo = std::max({piece.min.x, extent.min.x, window.min.x});
     const float x_hi = std::min({piece.max.x, extent.max.x, window.max.x});
     const float y_lo = std::max({piece.min.y, extent.min.y, window.min.y});
@@ -241,15 +244,22 @@ struct GridIndex::Impl {
     if (!grid.tiled_only && grid.home.small_count() != 0) {
       const HomeGrid::Columns at = grid.home.columns();
       constexpr float no_segment[4] = {};
-      const RangeSearch s{at.minx, at.miny, at.maxx, at.maxy, box, false, SegmentSideFilter(no_segment)};
+      // A segment's piece: the boxes wholly on one side of its line dropped too.
+      const RangeSearch s{at.minx,
+                          at.miny,
+                          at.maxx,
+                          at.maxy,
+                          box,
+                          side_segment != nullptr,
+                          SegmentSideFilter(side_segment ? side_segment : no_segment)};
       const bool level = dy == 0.0;
-      const double slope = level || dx == 0.0 ? 0.0 : dx / dy;
+      const double slope = line_slope(dx, dy);
       const GridCells& cells = grid.home.cells();
       small_along(cells.span(y_lo, y_hi), s, 0, t, [&](std::int64_t r_lo, std::int64_t r_hi, auto&& f) {
         cells.for_each_line_row(p, slope, level, y_lo, y_hi, x_lo, x_hi, r_lo, r_hi, f);
       });
     }
-    large_near(box, 0, t);
+    large_along(p, dx, dy, box, 0, t);
   }
 
   /// Row k's shapes with home columns in [col_lo, col_hi] (absolute) through the range
@@ -375,7 +385,14 @@ struct GridIndex::Impl {
       else
         small_in_box(box, s, q, t);
     }
-    large_near(box, q, t);
+    if (kind == ShapeKind::segment && t.margin == 0.0f) {
+      // The segment within `box` (its bounds, maybe cut to the extent) is its line's piece
+      // there: the large shapes along it, not all of its box's.
+      const Segment seg = as_segment(query.g);
+      large_along(seg.a, double{seg.b.x} - seg.a.x, double{seg.b.y} - seg.a.y, box, q, t);
+    } else {
+      large_near(box, q, t);
+    }
   }
 
   /// One query shape's pairs into t.keys (or its candidates into t.candidates_out), all
@@ -393,20 +410,41 @@ struct GridIndex::Impl {
   /// Query q's pairs with the large shapes whose boxes meet `box`, into t.keys.
   void large_near(const Aabb& box, std::uint32_t q, Scratch& t) const {
     t.near.clear();
-    if (grid.tiled.entries() != 0) {
+    if (grid.tiled.entries() != 0)
       grid.tiled.shapes_near(box, t.near);
-    } else {  // fewer than two large shapes: no tiled grid
-      const HomeGrid& home = grid.home;
-      for (std::size_t l = 0; l < home.large_ids().size(); ++l) {
-        const ShapeRecord& r = home.large_records()[l];
-        if (r.box.min.x <= box.max.x && box.min.x <= r.box.max.x && r.box.min.y <= box.max.y &&
-            box.min.y <= r.box.max.y)
-          t.near.push_back({home.large_ids()[l], {r.g[0], r.g[1], r.g[2], r.g[3]}});
-      }
+    else
+      few_large_near(box, t);
+    test_near(q, t);
+  }
+
+  /// The same for the piece within `box` of the line through p with direction (dx, dy)
+  /// (TiledGrid::shapes_along_line).
+  void large_along(Vec2 p, double dx, double dy, const Aabb& box, std::uint32_t q, Scratch& t) const {
+    t.near.clear();
+    if (grid.tiled.entries() != 0)
+      grid.tiled.shapes_along_line(p, dx, dy, box, t.near);
+    else
+      few_large_near(box, t);
+    test_near(q, t);
+  }
+
+  /// With fewer than two large shapes (no tiled grid): those whose boxes meet `box`, into
+  /// t.near.
+  void few_large_near(const Aabb& box, Scratch& t) const {
+    const HomeGrid& home = grid.home;
+    for (std::size_t l = 0; l < home.large_ids().size(); ++l) {
+      const ShapeRecord& r = home.large_records()[l];
+      if (r.box.min.x <= box.max.x && box.min.x <= r.box.max.x && r.box.min.y <= box.max.y && box.min.y <= r.box.max.y)
+        t.near.push_back({home.large_ids()[l], {r.g[0], r.g[1], r.g[2], r.g[3]}});
     }
+  }
+
+  /// The large shapes in t.near, each once (a shape comes once per tile it spans), as
+  /// candidates or through query q's exact test into t.keys.
+  void test_near(std::uint32_t q, Scratch& t) const {
     std::sort(t.near.begin(), t.near.end(), [](const auto& a, const auto& b) { return a.shape < b.shape; });
     for (std::size_t i = 0; i < t.near.size(); ++i) {
-      if (i > 0 && t.near[i].shape == t.near[i - 1].shape) continue;  // one per tile it spans
+      if (i > 0 && t.near[i].shape == t.near[i - 1].shape) continue;
       if (t.candidates_out)
         t.candidates_out->push_back(indexed(grid.kinds, t.near[i].shape, t.near[i].g));
       else if (t.hits(q, grid.kinds.kind(t.near[i].shape), t.near[i].g))
@@ -539,20 +577,18 @@ std::pair<float, float> ray_range(float o, float d) {
 }  // namespace
 
 template <class L>
-void GridIndex::touching_line(const L& line, const Aabb& window, std::vector<ShapeId>& out) const {
-  out.clear();
-  if (size() == 0) return;
-  impl_->columns();
+void GridIndex::line_query(const L& line, const Aabb& window, void* scratch) const {
   const Impl& index = *impl_;
+  Impl::Scratch& t = *static_cast<Impl::Scratch*>(scratch);
   if (!intersects(line, Box{index.extent.min, index.extent.max})) return;  // exact
-  Impl::Scratch t;
   t.index = &index;
   t.line = &line;
   t.line_test = &line_meets<L>;
   t.candidates.flush = &Impl::flush;
   t.candidates.context = &t;
   if constexpr (std::is_same_v<L, Segment>) {
-    index.query_line(line.a, double{line.b.x} - line.a.x, double{line.b.y} - line.a.y, bounds(line), window, t);
+    const float g[4] = {line.a.x, line.a.y, line.b.x, line.b.y};
+    index.query_line(line.a, double{line.b.x} - line.a.x, double{line.b.y} - line.a.y, bounds(line), window, t, g);
   } else if constexpr (std::is_same_v<L, Ray>) {
     const auto [x_lo, x_hi] = ray_range(line.origin.x, line.direction.x);
     const auto [y_lo, y_hi] = ray_range(line.origin.y, line.direction.y);
@@ -564,9 +600,28 @@ void GridIndex::touching_line(const L& line, const Aabb& window, std::vector<Sha
     index.query_line(p, d.x, d.y, piece, window, t);
   }
   Impl::flush(&t);
+}
+
+template <class L>
+void GridIndex::touching_line(const L& line, const Aabb& window, std::vector<ShapeId>& out) const {
+  out.clear();
+  if (size() == 0) return;
+  impl_->columns();
+  Impl::Scratch t;
+  line_query(line, window, &t);
   std::sort(t.keys.begin(), t.keys.end());
   out.resize(t.keys.size());
-  for (std::size_t i = 0; i < t.keys.size(); ++i) out[i] = index.grid.kinds.id(static_cast<std::uint32_t>(t.keys[i]));
+  for (std::size_t i = 0; i < t.keys.size(); ++i) out[i] = impl_->grid.kinds.id(static_cast<std::uint32_t>(t.keys[i]));
+}
+
+template <class L>
+void GridIndex::line_candidates(const L& cast, const Aabb& window, std::vector<IndexedShape>& out) const {
+  out.clear();
+  if (size() == 0) return;
+  impl_->columns();
+  Impl::Scratch t;
+  t.candidates_out = &out;
+  line_query(cast, window, &t);
 }
 
 void GridIndex::touching(const Ray& r, std::vector<ShapeId>& out) const { touching_line(r, everywhere, out); }
@@ -576,6 +631,12 @@ void GridIndex::touching(const Ray& r, const Aabb& window, std::vector<ShapeId>&
 }
 void GridIndex::touching(const Segment& s, const Aabb& window, std::vector<ShapeId>& out) const {
   touching_line(s, window, out);
+}
+void GridIndex::candidates(const Ray& ray, const Aabb& window, std::vector<IndexedShape>& out) const {
+  line_candidates(ray, window, out);
+}
+void GridIndex::candidates(const Segment& cast, const Aabb& window, std::vector<IndexedShape>& out) const {
+  line_candidates(cast, window, out);
 }
 
 void GridIndex::pairs_with(const Scene& queries, std::vector<CrossPair>& out, float margin) const {

@@ -102,35 +102,72 @@ struct TiledGrid::Impl {
 
   /// The query pass: every entry, in the tiles `box` touches, whose bounds overlap it.
   void shapes_near(const Aabb& box, CachedVector<NearShape>& out) const {
+    const CellSpan cols = tiles_.span(box.min.x, box.max.x);
+    // Columns that miss the grid's: no tile to read, in any row.
+    if (cols.hi < tile_col0_ || cols.lo >= tile_col0_ + static_cast<std::int64_t>(tile_cols_)) return;
+    shapes_in_rows(
+        box, [&](std::int64_t) { return cols; }, [](const Aabb&) { return true; }, out);
+  }
+
+  /// The same for a piece of a line within `box` (TiledGrid::shapes_along_line): only the
+  /// tiles the piece touches, row by row (GridCells::for_each_line_row), and of their
+  /// entries only those whose bounds the line may meet (line_may_meet): a tile is coarse
+  /// next to a line, and a long cast must cost the shapes along it, not every shape of
+  /// its tiles.
+  void shapes_along_line(Vec2 p, double dx, double dy, const Aabb& box, CachedVector<NearShape>& out) const {
+    const double slope = line_slope(dx, dy);
+    const bool level = dy == 0.0;
+    shapes_in_rows(
+        box,
+        [&](std::int64_t r) {
+          CellSpan cols;  // empty unless the piece reaches row r
+          tiles_.for_each_line_row(p, slope, level, box.min.y, box.max.y, box.min.x, box.max.x, r, r,
+                                   [&](std::int64_t, CellSpan c) { cols = c; });
+          return cols;
+        },
+        [&](const Aabb& b) { return line_may_meet(p, dx, dy, b); }, out);
+  }
+
+ private:
+  /// Every entry whose bounds overlap `box` and pass accept(bounds), in the tiles of the
+  /// rows `box` touches and, in row r, the columns cols_of(r) (tile indices; cut here to
+  /// the grid's).
+  template <class ColsOf, class Accept>
+  void shapes_in_rows(const Aabb& box, ColsOf&& cols_of, Accept&& accept, CachedVector<NearShape>& out) const {
     if (tile_starts_.size() < 2) return;  // no entries
-    const CellSpan cols = tiles_.span(box.min.x, box.max.x), rows = tiles_.span(box.min.y, box.max.y);
+    const CellSpan rows = tiles_.span(box.min.y, box.max.y);
     const std::int64_t tile_rows = static_cast<std::int64_t>(tile_count_ / tile_cols_);
-    const std::int64_t c0 = std::max(cols.lo, tile_col0_),
-                       c1 = std::min(cols.hi, tile_col0_ + static_cast<std::int64_t>(tile_cols_) - 1);
+    const std::int64_t col_end = tile_col0_ + static_cast<std::int64_t>(tile_cols_);
     const std::int64_t r0 = std::max(rows.lo, tile_row0_), r1 = std::min(rows.hi, tile_row0_ + tile_rows - 1);
     // Row by row, but only the rows that hold entries: the tiles span the large shapes'
-    // extent, which may be vast and nearly empty (a few far-apart shapes), and a query box
+    // extent, which may be vast and nearly empty (a few far-apart shapes), and a query
     // across it must cost its entries' rows, not the grid's.
-    for (std::int64_t r = r0; r <= r1 && c0 <= c1;) {
+    for (std::int64_t r = r0; r <= r1;) {
       const std::uint64_t base = static_cast<std::uint64_t>(r - tile_row0_) * tile_cols_;
-      const std::uint64_t first = base + static_cast<std::uint64_t>(c0 - tile_col0_);
-      const std::uint64_t last = base + static_cast<std::uint64_t>(c1 - tile_col0_);
+      const CellSpan cols = cols_of(r);
+      const std::int64_t c0 = std::max(cols.lo, tile_col0_), c1 = std::min(cols.hi, col_end - 1);
+      // The first occupied tile in the row's columns, or past the row when it has none.
+      const std::uint64_t first = c0 <= c1 ? base + static_cast<std::uint64_t>(c0 - tile_col0_) : base + tile_cols_;
       auto k =
           static_cast<std::size_t>(std::lower_bound(tile_ids_.begin(), tile_ids_.end(), first) - tile_ids_.begin());
-      for (; k < tile_ids_.size() && tile_ids_[k] <= last; ++k)
-        for (std::size_t e = tile_starts_[k]; e < tile_starts_[k + 1]; ++e) {
-          const TileEntry& entry = entries_[e];
-          const Aabb b = bounds_of(kinds_.kind(entry.shape), entry.g);
-          if (b.min.x <= box.max.x && box.min.x <= b.max.x && b.min.y <= box.max.y && box.min.y <= b.max.y)
-            out.push_back({entry.shape, {entry.g[0], entry.g[1], entry.g[2], entry.g[3]}});
-        }
+      if (c0 <= c1)
+        for (const std::uint64_t last = base + static_cast<std::uint64_t>(c1 - tile_col0_);
+             k < tile_ids_.size() && tile_ids_[k] <= last; ++k)
+          for (std::size_t e = tile_starts_[k]; e < tile_starts_[k + 1]; ++e) {
+            const TileEntry& entry = entries_[e];
+            const Aabb b = bounds_of(kinds_.kind(entry.shape), entry.g);
+            if (b.min.x <= box.max.x && box.min.x <= b.max.x && b.min.y <= box.max.y && box.min.y <= b.max.y &&
+                accept(b))
+              out.push_back({entry.shape, {entry.g[0], entry.g[1], entry.g[2], entry.g[3]}});
+          }
       if (k == tile_ids_.size()) break;
-      // tile_ids_[k] is the first occupied tile past this row's range: no row before its
-      // own holds one.
+      // tile_ids_[k] is the first occupied tile past this row's columns: no row before
+      // its own holds one there.
       r = std::max(r + 1, tile_row0_ + static_cast<std::int64_t>(tile_ids_[k] / tile_cols_));
     }
   }
 
+ public:
   /// The cells: side 2^log2_cell, or the finest side twice, four times... as large on
   /// which the footprints cover at most cell_budget cells (covered_cells_bound); then the
   /// tiles. The bound never grows as the side doubles (a cell of side 2h is four of side h,
@@ -545,6 +582,10 @@ double TiledGrid::cell_size() const { return impl_ ? impl_->cell_size() : 0.0; }
 
 void TiledGrid::shapes_near(const Aabb& box, CachedVector<NearShape>& out) const {
   if (impl_) impl_->shapes_near(box, out);
+}
+
+void TiledGrid::shapes_along_line(Vec2 p, double dx, double dy, const Aabb& box, CachedVector<NearShape>& out) const {
+  if (impl_) impl_->shapes_along_line(p, dx, dy, box, out);
 }
 
 std::uint64_t large_large_pairs(const TiledGrid& grid, const PairTestContext& tests, PairKeys& out) {

@@ -65,6 +65,11 @@ class TiledGrid {
   /// appended once per tile (the caller drops repeats). Every shape that intersects the
   /// closed box is among them.
   void shapes_near(const Aabb& box, CachedVector<NearShape>& out) const;
+  /// The same for a piece of a line within `box`, the line through p with direction
+  /// (dx, dy) (within 2^-52 relative of the exact one): only the tiles the piece touches,
+  /// and of their shapes only those whose bounds the line may meet, so that a long cast
+  /// costs the shapes along it. Every shape that meets the piece is among them.
+  void shapes_along_line(Vec2 p, double dx, double dy, const Aabb& box, CachedVector<NearShape>& out) const;
 
  private:
   struct Impl;

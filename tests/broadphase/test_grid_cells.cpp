@@ -6,6 +6,7 @@
 
 #include "grid_cells.hpp"
 #include "hitgrid/core/intersects.hpp"
+#include "hitgrid/core/predicates.hpp"
 
 using namespace hitgrid;
 
@@ -99,4 +100,54 @@ TEST_CASE("cell spans count closed cells: a coordinate on an edge touches both n
   // A long diagonal occupies rows + columns cells, not rows x columns.
   const Segment diag{{0.5f, 0.25f}, {100.5f, 100.75f}};
   CHECK(g.segment_cell_count(diag) < 2 * 101 + 2);
+}
+
+TEST_CASE("line_may_meet keeps every box the exact line meets, and drops boxes well clear of it", "[grid]") {
+  // Lines through two float points (a segment's, direction b - a in double) and along a
+  // float direction (a ray's), against boxes on a lattice around them, at scales from
+  // 2^-140 to 2^100 and offsets up to 2^24 units: corners on the line, one float step off
+  // it, and far from it. The exact answer: some corner on the line, or corners on both
+  // sides (orient2d, orient_along).
+  std::mt19937_64 random(5);
+  std::size_t met = 0, kept = 0, dropped = 0;
+  for (int scale : {-140, -60, -10, 0, 12, 60, 100}) {
+    const float u = std::ldexp(1.0f, scale);
+    for (int trial = 0; trial < 3000; ++trial) {
+      const float offset = (trial % 3 == 0 ? 0.0f : static_cast<float>(random() % (1u << 24))) * u;
+      auto lattice = [&](int span) {
+        return offset + static_cast<float>(static_cast<int>(random() % (2 * span + 1)) - span) * u;
+      };
+      auto nudged = [&](float x) {
+        const int steps = static_cast<int>(random() % 5) - 2;
+        for (int i = 0; i < std::abs(steps); ++i) x = std::nextafter(x, steps > 0 ? INFINITY : -INFINITY);
+        return x;
+      };
+      const Vec2 a{lattice(8), lattice(8)}, b{lattice(8), lattice(8)};
+      Vec2 c{nudged(lattice(10)), nudged(lattice(10))}, d{nudged(lattice(10)), nudged(lattice(10))};
+      const Aabb box{{std::min(c.x, d.x), std::min(c.y, d.y)}, {std::max(c.x, d.x), std::max(c.y, d.y)}};
+      const Vec2 corners[4] = {box.min, box.max, {box.min.x, box.max.y}, {box.max.x, box.min.y}};
+      const Vec2 direction{b.x - a.x, b.y - a.y};  // rounded: the ray's own direction
+      for (int as_ray = 0; as_ray < 2; ++as_ray) {
+        int below = 0, above = 0;
+        for (const Vec2 corner : corners) {
+          const int side = as_ray ? orient_along(a, direction, corner) : orient2d(a, b, corner);
+          below += side < 0;
+          above += side > 0;
+        }
+        const bool exact = below != 4 && above != 4;
+        const bool may = as_ray ? line_may_meet(a, direction.x, direction.y, box)
+                                : line_may_meet(a, double{b.x} - a.x, double{b.y} - a.y, box);
+        if (exact && !may)
+          FAIL("box dropped that the line meets: scale 2^"
+               << scale << std::hexfloat << " a " << a.x << " " << a.y << " b " << b.x << " " << b.y << " box "
+               << box.min.x << " " << box.min.y << " " << box.max.x << " " << box.max.y << (as_ray ? " (ray)" : ""));
+        met += exact;
+        kept += may;
+        dropped += !may;
+      }
+    }
+  }
+  CHECK(met > 10000);
+  CHECK(dropped > 10000);        // the filter does drop boxes clear of the line
+  CHECK(kept - met < met / 10);  // and keeps few it need not
 }

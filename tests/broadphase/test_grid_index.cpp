@@ -8,9 +8,11 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <functional>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "hitgrid/broadphase/grid_index.hpp"
@@ -310,6 +312,7 @@ TEST_CASE("a grid index finds exactly the shapes a ray or a line meets, however 
       o.cell_size = cell;
       const GridIndex index(scene, o);
       std::vector<ShapeId> got, want;
+      std::vector<IndexedShape> candidates;
       auto check = [&](const auto& query, const char* what, std::size_t i) {
         INFO(name << ", cell " << cell << ", " << what << " " << i);
         want.clear();
@@ -319,12 +322,24 @@ TEST_CASE("a grid index finds exactly the shapes a ray or a line meets, however 
         index.touching(query, got);
         seen += want.size();
         CHECK(got == want);
+        if constexpr (!std::is_same_v<std::decay_t<decltype(query)>, Line>) {
+          // The candidates before the exact tests: each shape once, every one it meets among them.
+          constexpr float inf = std::numeric_limits<float>::infinity();
+          index.candidates(query, Aabb{{-inf, -inf}, {inf, inf}}, candidates);
+          std::vector<ShapeId> listed;
+          for (const IndexedShape& c : candidates) listed.push_back(c.id);
+          std::sort(listed.begin(), listed.end());
+          CHECK(std::adjacent_find(listed.begin(), listed.end()) == listed.end());
+          CHECK(std::includes(listed.begin(), listed.end(), want.begin(), want.end()));
+        }
       };
       std::size_t i = 0;
       for (Vec2 p : origins)
         for (Vec2 d : directions) {
           check(Ray{p, d}, "ray", i);
           check(Line{p, d}, "line", i);
+          if (const Vec2 e{p.x + d.x, p.y + d.y}; std::isfinite(e.x) && std::isfinite(e.y))
+            check(Segment{p, e}, "segment cast", i);
           ++i;
         }
       // Rays aimed from far away at every shape's first point (corner, centre, endpoint).

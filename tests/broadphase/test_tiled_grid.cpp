@@ -6,6 +6,7 @@
 #include <tbb/global_control.h>
 #include <tbb/task_arena.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdint>
@@ -14,6 +15,8 @@
 #include "cell_size.hpp"
 #include "hitgrid/broadphase/brute_force.hpp"
 #include "hitgrid/broadphase/find_pairs.hpp"
+#include "hitgrid/core/intersects.hpp"
+#include "hitgrid/core/splitmix64.hpp"
 #include "hitgrid/simd/isa.hpp"
 #include "packed_shapes.hpp"
 #include "pair_batch.hpp"
@@ -210,5 +213,47 @@ TEST_CASE("an empty tiled grid has no entries and gives no pairs", "[grid]") {
     const TiledGrid grid = TiledGrid::build(both, nullptr, kinds, -3);
     CHECK(grid.entries() >= 2);
     CHECK(pairs_of(grid, scene) == PairList{Pair({ShapeKind::segment, 0}, {ShapeKind::segment, 1})});
+  }
+}
+
+TEST_CASE("a line's query lists the shapes of the tiles along it, not of its bounding box", "[grid]") {
+  // 4,000 walls of length 20 spread over a 10,000-unit square, on cells of 8 (tiles of
+  // 128): a diagonal cast across the square has the whole square as its bounding box, but
+  // touches only about 3 tiles of the 79 in each row, and of their walls it passes the
+  // bounds of few. Every wall it meets is listed, and only those near it: far fewer than
+  // shapes_near gives for the same box.
+  Scene scene;
+  SplitMix64 random(3);
+  auto coordinate = [&] { return static_cast<float>(random.u() * 10000.0); };
+  for (int i = 0; i < 4000; ++i) {
+    const Vec2 a{coordinate(), coordinate()};
+    const double angle = random.u() * 6.283185307179586;
+    scene.add(
+        Segment{a, {a.x + static_cast<float>(20 * std::cos(angle)), a.y + static_cast<float>(20 * std::sin(angle))}});
+  }
+  const UninitializedVector<ShapeRecord> shapes = pack_shapes(scene);
+  const TiledGrid grid = TiledGrid::build(shapes, nullptr, KindRanges::of(scene), 3);
+  REQUIRE(grid.cell_size() == 8.0);
+  for (const Segment& cast : {Segment{{0, 0}, {10000, 10000}}, Segment{{-50, 9000}, {10050, 500}},
+                              Segment{{3, 10000}, {2.5f, 0}}, Segment{{0, 4321}, {10000, 4321}}}) {
+    INFO("cast " << cast.a.x << " " << cast.a.y << " to " << cast.b.x << " " << cast.b.y);
+    const Aabb box = bounds(cast);
+    CachedVector<TiledGrid::NearShape> along, near;
+    grid.shapes_along_line(cast.a, double{cast.b.x} - cast.a.x, double{cast.b.y} - cast.a.y, box, along);
+    grid.shapes_near(box, near);
+    std::vector<std::uint32_t> listed;
+    for (const TiledGrid::NearShape& s : along) listed.push_back(s.shape);
+    std::sort(listed.begin(), listed.end());
+    listed.erase(std::unique(listed.begin(), listed.end()), listed.end());
+    std::size_t met = 0;
+    for (std::uint32_t i = 0; i < scene.segment_count(); ++i)
+      if (intersects(cast, scene.segment(i))) {
+        ++met;
+        CHECK(std::binary_search(listed.begin(), listed.end(), i));
+      }
+    CHECK(met > 0);
+    CHECK(listed.size() < 3 * met + 20);  // the walls whose bounds it crosses
+    // The two long diagonals' boxes cover most of the square.
+    if (box.max.x - box.min.x > 5000 && box.max.y - box.min.y > 5000) CHECK(near.size() > 3000);
   }
 }

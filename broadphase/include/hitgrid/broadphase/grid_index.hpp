@@ -86,6 +86,14 @@ class GridIndex {
   /// cells it crosses, a small shape in its home cell, so which others depends on the
   /// grid). For a caller that keeps them and tests them against shapes of its own.
   void candidates(const Aabb& box, std::vector<IndexedShape>& out) const;
+  /// The candidates of touching(ray or segment cast, window) before their exact tests,
+  /// with their geometry, into `out` (replaced), in no particular order, each once: every
+  /// shape the cast meets at a point inside `window` (a window holding the index: every
+  /// shape it meets), and maybe others near it. For a caller whose own exact test also
+  /// gives what it needs of a hit (a cast's time and point: raycast), so that each
+  /// candidate is tested once.
+  void candidates(const Ray& ray, const Aabb& window, std::vector<IndexedShape>& out) const;
+  void candidates(const Segment& cast, const Aabb& window, std::vector<IndexedShape>& out) const;
   /// Start fetching from memory what candidates(box) reads, in two steps, for a caller
   /// with several boxes to ask about: each box's trips to memory (a dozen on a large index,
   /// one per row and column the box meets) then overlap with other work instead of
@@ -111,6 +119,11 @@ class GridIndex {
   void touching_shape(const S& shape, ShapeKind kind, std::vector<ShapeId>& out) const;
   template <class L>
   void touching_line(const L& line, const Aabb& window, std::vector<ShapeId>& out) const;
+  template <class L>
+  void line_candidates(const L& cast, const Aabb& window, std::vector<IndexedShape>& out) const;
+  /// The line query's pass into `scratch` (an Impl::Scratch): tested, or its candidates.
+  template <class L>
+  void line_query(const L& line, const Aabb& window, void* scratch) const;
   /// Frees the Impl into the scratch blocks it came from (a World builds an index per
   /// frame that queries; with them the build allocates nothing once grown).
   struct ImplDelete {
