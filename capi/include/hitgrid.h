@@ -162,7 +162,9 @@ typedef struct hitgrid_handle_pair {
 /* A shape a cast meets, first at time t of the cast (a segment's a + t (b - a), t in
  * [0, 1]; a ray's origin + t direction, t >= 0): the hit
  * or miss is exact; |t - t*| <= 2^-45 |t*| and t is exactly 0 when the cast starts in the
- * shape; (x, y) is the cast's point at t; (nx, ny) the shape's outward unit normal where
+ * shape; (x, y) is the cast's point at t, each coordinate within 2^-42 (|start|_inf +
+ * max(t, 1) |direction|_inf + S) of the exact first point (S: the largest |coordinate| of
+ * the shape; a segment cast's direction is b - a); (nx, ny) the shape's outward unit normal where
  * the cast comes in: a box's entry face and a segment's side exactly, a circle's radius
  * within the bound of CastHit::normal (hitgrid/world/world.hpp); (0, 0) when the cast
  * starts inside, runs along a segment or meets a circle of radius 0. */
@@ -200,8 +202,9 @@ typedef struct hitgrid_world_options {
   float large_cell_size;
   float margin;          /* contact margin: shapes at most this far apart touch; >= 0 */
   uint32_t reserved;
-  uint64_t small_frame_shapes; /* frames with fewer dynamic shapes (and batches of fewer
-                                  than 64 casts) run on the calling thread; default 2048 */
+  uint64_t small_frame_shapes; /* frames with fewer dynamic shapes, batches of casts into
+                                  a world of fewer shapes in all, and batches of fewer
+                                  than 64 casts run on the calling thread; default 2048 */
   hitgrid_task_hook tasks;     /* run NULL (the default): the world's own threads */
 } hitgrid_world_options;
 

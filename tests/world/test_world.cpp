@@ -1352,3 +1352,54 @@ TEST_CASE("after release_memory the world answers as before", "[world]") {
   CHECK(world.begin_events().empty());
   CHECK(world.end_events().empty());
 }
+
+TEST_CASE("small frames and small cast batches run on the calling thread; large ones on the world's threads",
+          "[world]") {
+  // A job system that counts its calls: small_frame_shapes = 2048 (the default), casts
+  // in batches of 64 or more go to the world's threads when the world holds 2048 shapes
+  // or more, static or dynamic.
+  test::ThreadPoolHook pool(1);
+  WorldOptions o;
+  o.tasks = pool.hook();
+  {
+    // A small world: 1,000 walls and 100 circles, a batch of 100 casts on the calling thread.
+    World small(o);
+    for (int i = 0; i < 1000; ++i)
+      small.create({Segment{{static_cast<float>(i), 0}, {static_cast<float>(i) + 0.5f, 10}}, BodyType::static_body});
+    for (int i = 0; i < 100; ++i) small.create({Circle{{static_cast<float>(i) * 10, 5}, 1}});
+    small.step();
+    std::vector<Segment> casts(100, Segment{{-1, 5}, {1001, 5}});
+    std::vector<CastHit> hits;
+    std::vector<std::size_t> starts;
+    small.cast(std::span(casts), ~std::uint64_t{0}, CastHits::all, hits, starts);
+    CHECK(starts.back() == 100 * 1100);
+    CHECK(pool.counts.calls == 0);
+  }
+  World world(o);
+  std::vector<ShapeDef> walls;
+  for (int i = 0; i < 3000; ++i)
+    walls.emplace_back(Segment{{static_cast<float>(i), 0}, {static_cast<float>(i) + 0.5f, 10}}, BodyType::static_body);
+  std::vector<ShapeHandle> handles(walls.size());
+  world.create(walls, handles);
+  std::vector<ShapeHandle> movers;
+  for (int i = 0; i < 100; ++i) movers.push_back(world.create({Circle{{static_cast<float>(i) * 30, 5}, 1}}));
+  std::vector<Segment> casts(100, Segment{{-1, 5}, {3001, 5}});
+  std::vector<CastHit> hits;
+  std::vector<std::size_t> starts;
+
+  world.step();  // 100 dynamic shapes: a small frame
+  world.cast(std::span(casts).first(10), ~std::uint64_t{0}, CastHits::all, hits, starts);
+  CHECK(pool.counts.calls == 0);
+  CHECK(starts.back() == 10 * 3100);  // each cast crosses every wall and circle
+  world.cast(std::span(casts), ~std::uint64_t{0}, CastHits::nearest, hits, starts);
+  CHECK(pool.counts.calls > 0);
+  CHECK(hits.size() == casts.size());
+
+  const std::size_t before = pool.counts.calls;
+  std::vector<ShapeDef> more;
+  for (int i = 0; i < 3000; ++i) more.emplace_back(Circle{{static_cast<float>(i), 20}, 0.25f});
+  std::vector<ShapeHandle> more_handles(more.size());
+  world.create(more, more_handles);
+  world.step();  // 3,100 dynamic shapes: on the world's threads
+  CHECK(pool.counts.calls > before);
+}

@@ -14,6 +14,7 @@
 #include "hitgrid/core/intersects.hpp"
 #include "hitgrid/core/within_distance.hpp"
 #include "hitgrid/simd/pair_kernels.hpp"
+#include "unpacked_shape.hpp"
 
 namespace hitgrid {
 namespace {
@@ -52,20 +53,10 @@ Vec2d center_of(const Aabb& box) {
   return {0.5 * (double{box.min.x} + box.max.x), 0.5 * (double{box.min.y} + box.max.y)};
 }
 
-/// The packed geometry of a shape (pair_kernels.hpp) and back.
+/// The packed geometry of a shape (pair_kernels.hpp; back: unpack, unpacked_shape.hpp).
 void pack(const Segment& s, float* g) { g[0] = s.a.x, g[1] = s.a.y, g[2] = s.b.x, g[3] = s.b.y; }
 void pack(const Circle& c, float* g) { g[0] = c.c.x, g[1] = c.c.y, g[2] = c.r, g[3] = 0.0f; }
 void pack(const Box& b, float* g) { g[0] = b.min.x, g[1] = b.min.y, g[2] = b.max.x, g[3] = b.max.y; }
-std::variant<Segment, Circle, Box> unpack(ShapeKind kind, const float* g) {
-  switch (kind) {
-    case ShapeKind::segment:
-      return Segment{{g[0], g[1]}, {g[2], g[3]}};
-    case ShapeKind::circle:
-      return Circle{{g[0], g[1]}, g[2]};
-    default:
-      return Box{{g[0], g[1]}, {g[2], g[3]}};
-  }
-}
 
 /// Shape i of `kind` in `scene` packed into g.
 void pack_shape(const Scene& scene, ShapeKind kind, std::uint32_t i, float* g) {

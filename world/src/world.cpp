@@ -48,6 +48,7 @@
 #include "hitgrid/core/time_of_impact.hpp"
 #include "hitgrid/core/within_distance.hpp"
 #include "static_contacts.hpp"
+#include "unpacked_shape.hpp"
 
 namespace hitgrid {
 namespace {
@@ -148,6 +149,11 @@ struct World::State {
   /// A small frame (few dynamic shapes) runs on the calling thread alone: waking workers
   /// would cost more than they save.
   bool small_frame() const { return scenes[dynamic_scene].size() < options.small_frame_shapes; }
+  /// A small world (few shapes in all, static or dynamic): its casts and queries too are
+  /// cheaper than waking workers.
+  bool small_world() const {
+    return scenes[static_scene].size() + scenes[dynamic_scene].size() < options.small_frame_shapes;
+  }
   PairFinder& work_finder() { return small_frame() ? serial_finder : finder; }
   /// f() with the frame's parallel loops on the world's threads (the finder's arena, or
   /// the program's task hook), or on the calling thread alone when `serial`; either way
@@ -846,7 +852,7 @@ struct World::State {
   std::vector<std::uint32_t> stamps;        // check_distinct_live's marks, per slot
   std::vector<std::uint32_t> positions;     // check_moves' marks, per slot: a position in the batch
   struct CastBlock {
-    std::vector<ShapeId> found;
+    std::vector<IndexedShape> found;
     std::vector<CastHit> hits;
     std::vector<std::size_t> ends;
   };
@@ -854,23 +860,11 @@ struct World::State {
   std::vector<CastHit> single_hits;         // cast_nearest's
   std::vector<std::size_t> single_offsets;  // a single cast's
 
-  /// The shape of scene b's shape `id`.
-  Shape shape_at(std::size_t b, ShapeId id) const {
-    switch (id.kind()) {
-      case ShapeKind::segment:
-        return scenes[b].segment(id.index());
-      case ShapeKind::circle:
-        return scenes[b].circle(id.index());
-      case ShapeKind::box:
-        break;
-    }
-    return scenes[b].box(id.index());
-  }
   template <class Q>
-  void hits_into(const Q& q, std::uint64_t mask, const Aabb* window, std::vector<ShapeId>& ids,
+  void hits_into(const Q& q, std::uint64_t mask, const Aabb* window, std::vector<IndexedShape>& candidates,
                  std::vector<CastHit>& out) const;
   template <class Q>
-  void cast_into(const Q& q, std::uint64_t mask, CastHits which, std::vector<ShapeId>& ids,
+  void cast_into(const Q& q, std::uint64_t mask, CastHits which, std::vector<IndexedShape>& candidates,
                  std::vector<CastHit>& out) const;
   template <class Q>
   void cast_many(std::span<const Q> casts, std::uint64_t mask, CastHits which, std::vector<CastHit>& hits,
@@ -1118,30 +1112,31 @@ bool before(const CastHit& x, const CastHit& y) { return x.t < y.t || (x.t == y.
 }  // namespace
 
 template <class Q>
-void World::State::hits_into(const Q& q, std::uint64_t mask, const Aabb* window, std::vector<ShapeId>& ids,
+void World::State::hits_into(const Q& q, std::uint64_t mask, const Aabb* window, std::vector<IndexedShape>& candidates,
                              std::vector<CastHit>& out) const {
+  constexpr float inf = std::numeric_limits<float>::infinity();
+  const Aabb everywhere{{-inf, -inf}, {inf, inf}};
   for (std::size_t b = 0; b < 2; ++b) {
-    if (window)
-      index[b].touching(q, *window, ids);
-    else
-      index[b].touching(q, ids);
-    for (ShapeId id : ids) {
-      const std::uint32_t slot = owners[b][static_cast<std::size_t>(id.kind())][id.index()];
-      if ((slots[slot].filter.category & mask) == 0) continue;
-      const Shape target = shape_at(b, id);
-      // touching() decided the hit exactly; raycast's hit is the same exact test.
+    // The candidates with their geometry, each through raycast once: its exact hit or
+    // miss (touching()'s test) and the hit's time and point.
+    index[b].candidates(q, window ? *window : everywhere, candidates);
+    for (const IndexedShape& s : candidates) {
+      const Shape target = unpack(s.id.kind(), s.g);
       const RayHit hit = std::visit([&](const auto& g) { return raycast(q, g); }, target);
+      if (!hit.hit) continue;
+      const std::uint32_t slot = owners[b][static_cast<std::size_t>(s.id.kind())][s.id.index()];
+      if ((slots[slot].filter.category & mask) == 0) continue;
       out.push_back({handle_of(slot), hit.t_near, hit.p_near, normal_at(q, hit, target)});
     }
   }
 }
 
 template <class Q>
-void World::State::cast_into(const Q& q, std::uint64_t mask, CastHits which, std::vector<ShapeId>& ids,
+void World::State::cast_into(const Q& q, std::uint64_t mask, CastHits which, std::vector<IndexedShape>& candidates,
                              std::vector<CastHit>& out) const {
   const std::size_t first = out.size();
   if (which == CastHits::all) {
-    hits_into(q, mask, nullptr, ids, out);
+    hits_into(q, mask, nullptr, candidates, out);
     std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), before);
     return;
   }
@@ -1164,7 +1159,7 @@ void World::State::cast_into(const Q& q, std::uint64_t mask, CastHits which, std
     out.resize(first);
     const bool whole = !(t < t_max);
     if (whole) {
-      hits_into(q, mask, nullptr, ids, out);
+      hits_into(q, mask, nullptr, candidates, out);
     } else {
       // The box of o and o + t d, one float step wider than rounded: it holds them exactly.
       const double x1 = o.x + t * dx, y1 = o.y + t * dy;
@@ -1172,7 +1167,7 @@ void World::State::cast_into(const Q& q, std::uint64_t mask, CastHits which, std
                          next_float_down(float_at_most(std::min(double{o.y}, y1)))},
                         {next_float_up(float_at_least(std::max(double{o.x}, x1))),
                          next_float_up(float_at_least(std::max(double{o.y}, y1)))}};
-      hits_into(q, mask, &window, ids, out);
+      hits_into(q, mask, &window, candidates, out);
       if (hitgrid::contains(window, shapes)) {  // the window held every shape: the whole answer
         t = t_max;
       }
@@ -1201,7 +1196,10 @@ void World::State::cast_many(std::span<const Q> casts, std::uint64_t mask, CastH
                              std::vector<std::size_t>& starts) {
   hits.clear();
   starts.assign(1, 0);
-  run(casts.size() < serial_casts || small_frame(), [&] {
+  // A batch's work is its casts into every shape, static or dynamic: on the calling
+  // thread when the batch or the whole world is small (a million static walls and no
+  // dynamic shape is a small frame, but not a small world to cast into).
+  run(casts.size() < serial_casts || small_world(), [&] {
     refresh({static_scene, dynamic_scene});
     // Fixed blocks of casts, each gathering its hits in order; joined in block order, so
     // the answer does not depend on the threads.

@@ -139,7 +139,10 @@ struct CastHit {
   /// raycast against a box, circle and segment; ray_box.hpp, ray_circle.hpp,
   /// ray_segment.hpp); exactly 0 when the cast starts in the shape.
   double t = 0.0;
-  /// The cast's point at t, within the bounds of the same headers.
+  /// The cast's point at t: each coordinate within the bound of the same headers for the
+  /// shape's kind, and so for every kind within 2^-42 (|start|_inf + max(t, 1)
+  /// |direction|_inf + S) of the exact first point, S the largest |coordinate| of the
+  /// shape (a segment cast's direction is b - a).
   Vec2d point;
   /// The shape's outward unit normal where the cast comes in; (0, 0) when the cast starts
   /// in the shape, runs along a segment, or meets a circle of radius 0.
@@ -177,9 +180,10 @@ struct WorldOptions {
   /// The grids' cell sides (FindPairsOptions); 0 chooses them from the shapes.
   float cell_size = 0.0f;
   float large_cell_size = 0.0f;
-  /// Frames with fewer dynamic shapes than this (and batches of fewer than 64 casts) run
-  /// on the calling thread alone, waking no worker: for a few hundred shapes the workers'
-  /// wake-up costs more than they save. 0: always on the world's threads.
+  /// Frames with fewer dynamic shapes than this run on the calling thread alone, waking
+  /// no worker: for a few hundred shapes the workers' wake-up costs more than they save.
+  /// So do batches of casts into a world with fewer shapes than this in all (static and
+  /// dynamic), and batches of fewer than 64 casts. 0: always on the world's threads.
   std::size_t small_frame_shapes = 2048;
   /// Contact margin m: two shapes count as touching (pairs and events) when their
   /// distance is at most m, decided exactly (within_distance.hpp), so that resting
