@@ -12,9 +12,9 @@
 //                      M = 1: each drifts on, a tenth of its radius per frame, M = 2: each
 //                      wanders, a random step of up to a tenth of its radius on each axis
 //                      per frame (drawn outside the timing);
-//   cast/L/T/W/B       casts into 1M static uniform segments: segments of length L (0: rays to
-//                      infinity), all hits or the nearest (W), one at a time or B per batch
-//                      on T threads; items per second are casts per second.
+//   cast/L/T/W/B       casts into 1M static uniform segments: segments of length L (0: rays
+//                      across the whole world), all hits or the nearest (W), one at a time
+//                      or B per batch on T threads; items per second are casts per second.
 //
 //   build/release/bench/world_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
@@ -267,8 +267,9 @@ World& cast_world(unsigned threads, Aabb& extent) {
   return it->second;
 }
 
-/// cast/L/T/W/B: casts of length L (0: rays, from a random point in a random direction, to
-/// infinity), W = 0 all hits, 1 the nearest only, B casts per call (1: one at a time; more:
+/// cast/L/T/W/B: casts of length L from a random point in a random direction (0: rays
+/// across the whole world, from just left of it towards a random point on its right
+/// side), W = 0 all hits, 1 the nearest only, B casts per call (1: one at a time; more:
 /// the batched call, in parallel on T threads). Items: casts.
 void cast(benchmark::State& state) {
   const float length = static_cast<float>(state.range(0));
@@ -280,12 +281,16 @@ void cast(benchmark::State& state) {
   std::vector<Segment> segments(batch);
   std::vector<Ray> rays(batch);
   auto draw = [&] {
+    const float w = extent.max.x - extent.min.x, h = extent.max.y - extent.min.y;
     for (std::size_t i = 0; i < batch; ++i) {
-      const float x = extent.min.x + static_cast<float>(random.u()) * (extent.max.x - extent.min.x);
-      const float y = extent.min.y + static_cast<float>(random.u()) * (extent.max.y - extent.min.y);
+      const float x = extent.min.x + static_cast<float>(random.u()) * w;
+      const float y = extent.min.y + static_cast<float>(random.u()) * h;
       const auto angle = static_cast<float>(random.u() * 6.283185307179586);
-      rays[i] = {{x, y}, {std::cos(angle), std::sin(angle)}};
       segments[i] = {{x, y}, {x + length * std::cos(angle), y + length * std::sin(angle)}};
+      // From a point just left of the world towards a point on its right side.
+      const float y_from = extent.min.y + static_cast<float>(random.u()) * h;
+      const float y_to = extent.min.y + static_cast<float>(random.u()) * h;
+      rays[i] = {{extent.min.x - 1, y_from}, {w + 1, y_to - y_from}};
     }
   };
   std::vector<CastHit> hits;
@@ -315,15 +320,20 @@ void cast(benchmark::State& state) {
       static_cast<double>(hit) / static_cast<double>(state.iterations() * static_cast<std::int64_t>(batch));
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(batch));
 }
-// One at a time (one thread does the casting), then batches of 4096 on 1 and 2 threads.
+// One at a time (one thread does the casting), then batches on 1 and 2 threads: 4096
+// casts, or 256 rays across the world when each lists all its hits (about a thousand).
 BENCHMARK(cast)
     ->ArgNames({"length", "threads", "nearest", "batch"})
     ->Args({10, 1, 0, 1})
     ->Args({10, 1, 1, 1})
     ->Args({0, 1, 0, 1})
     ->Args({0, 1, 1, 1})
+    ->Args({10, 1, 0, 4096})
+    ->Args({10, 2, 0, 4096})
     ->Args({10, 1, 1, 4096})
     ->Args({10, 2, 1, 4096})
+    ->Args({0, 1, 0, 256})
+    ->Args({0, 2, 0, 256})
     ->Args({0, 1, 1, 4096})
     ->Args({0, 2, 1, 4096})
     ->Unit(benchmark::kMicrosecond)
