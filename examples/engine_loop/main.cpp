@@ -83,19 +83,24 @@ int main(int argc, char** argv) {
   std::size_t begins = 0, ends = 0, impacts = 0, cast_hits = 0;
   for (int frame = 0; frame < frames; ++frame) {
     const auto start = std::chrono::steady_clock::now();
-    // Move everything (bouncing off the walls), then tell the world in one call. A fast
-    // circle's move for this frame is its displacement: the world checks its whole path.
-    for (std::size_t i = 0; i < bodies.size(); ++i) {
-      Body& b = bodies[i];
+    // Everything moves on by the last frame's velocities, in one call.
+    if (frame != 0) {
+      for (std::size_t i = 0; i < bodies.size(); ++i) {
+        Body& b = bodies[i];
+        b.x += b.vx;
+        b.y += b.vy;
+        moved[i] = shape_of(b);
+      }
+      world.move(handles, moved);
+    }
+    // This frame's velocities (bouncing off the walls). A fast circle's move for the
+    // frame, from where it is now, is its displacement: step() finds the pairs where the
+    // shapes are and every shape the fast circles touch on the way to where they go next.
+    for (Body& b : bodies) {
       if (b.x + b.vx < b.size || b.x + b.vx > side - b.size) b.vx = -b.vx;
       if (b.y + b.vy < b.size || b.y + b.vy > side - b.size) b.vy = -b.vy;
-      b.x += b.vx;
-      b.y += b.vy;
-      moved[i] = shape_of(b);
-    }
-    world.move(handles, moved);
-    for (const Body& b : bodies)
       if (b.fast) world.set_displacement(b.handle, {b.vx, b.vy});
+    }
     world.step();
     // Line of sight: two segment casts (every shape along them) and two rays from the
     // walls inward (the first shape each meets).

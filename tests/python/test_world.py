@@ -181,3 +181,38 @@ def test_errors_name_the_handle_and_the_shape():
     world.destroy_many(np.array([], dtype=np.float64))  # no handles, whatever the dtype
     world.destroy_many(two)
     assert len(world) == 1
+
+
+# Every call that takes a category or mask: (world, a live handle, the value).
+MASK_CALLS = [
+    lambda w, h, m: w.create("circle", (0, 0, 1), mask=m),
+    lambda w, h, m: w.create("circle", (0, 0, 1), category=m),
+    lambda w, h, m: w.set_filter(h, 1, m),
+    lambda w, h, m: w.set_filter(h, m, 1),
+    lambda w, h, m: w.query("circle", (0, 0, 1), mask=m),
+    lambda w, h, m: w.cast((0, 0, 1, 1), mask=m),
+    lambda w, h, m: w.cast_ray_nearest((0, -5, 0, 1), mask=m),
+]
+
+
+@pytest.mark.parametrize("mask", [-1, 2**64, 2**70, 1.5])
+def test_masks_out_of_range_are_refused_and_change_nothing(mask):
+    """Categories and masks are 64-bit unsigned: a negative one, one of 2^64 or more, or a
+    float is refused (TypeError) by every call that takes one, and the world stays as it
+    was."""
+    world = hitgrid.World()
+    a = world.create("circle", (0, 0, 1))
+    b = world.create("circle", (1, 0, 1), category=2, mask=3)
+    world.step()
+    before = (len(world), world.pairs().tolist(), world.filter(a), world.filter(b))
+    for call in MASK_CALLS:
+        with pytest.raises(TypeError):
+            call(world, a, mask)
+    world.step()
+    assert (len(world), world.pairs().tolist(), world.filter(a), world.filter(b)) == before
+    assert world.begin_events().size == 0 and world.end_events().size == 0
+    # The same calls take the largest mask (so what they refused was the value).
+    other = hitgrid.World()
+    h = other.create("circle", (0, 0, 1))
+    for call in MASK_CALLS:
+        call(other, h, 2**64 - 1)
