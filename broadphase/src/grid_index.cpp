@@ -83,9 +83,28 @@ struct GridIndex::Impl {
   /// never queried costs nothing for it.
   CachedVector<std::uint32_t> column_table;
   std::once_flag column_table_built;
+  /// The circles whose bounds reach the float range's edge (their disks may go beyond
+  /// it; bounds(Circle) clamps to +-FLT_MAX). A ray or a line can leave the float range
+  /// and meet such a disk only out there, where no cell is: the line walk, cut to the
+  /// extent, never reaches the cells that hold it. Line queries test these circles
+  /// whatever the walk finds (beyond_float_candidates). Empty unless the extent reaches
+  /// the edge: an ordinary index scans nothing for them.
+  std::vector<TiledGrid::NearShape> edge_circles;
   /// Set once the table is built: the check every query makes, in one load (std::call_once
   /// alone costs a library call and thread-local writes per query).
   std::atomic<bool> column_table_ready{false};
+
+  /// edge_circles from the scene's circles, when the extent reaches the float range's edge.
+  void find_edge_circles(const Scene& scene) {
+    constexpr float top = std::numeric_limits<float>::max();
+    auto at_edge = [&](const Aabb& b) { return b.min.x == -top || b.min.y == -top || b.max.x == top || b.max.y == top; };
+    if (!at_edge(extent)) return;
+    const KindRanges kinds = grid.kinds;
+    for (std::uint32_t i = 0; i < scene.circle_count(); ++i) {
+      const Circle c = scene.circle(i);
+      if (at_edge(bounds(c))) edge_circles.push_back({kinds.circles_begin + i, {c.c.x, c.c.y, c.r, 0.0f}});
+    }
+  }
 
   void columns() {
     if (column_table_ready.load(std::memory_order_acquire)) return;
@@ -189,6 +208,18 @@ struct GridIndex::Impl {
 
   static IndexedShape indexed(const KindRanges& kinds, std::uint32_t shape, const float* g) {
     return {kinds.id(shape), {g[0], g[1], g[2], g[3]}};
+  }
+
+  /// A ray's or a line's pass over edge_circles (a segment cast stays in the float range,
+  /// where the cells hold every disk's part): tested into t.keys, or as candidates. The
+  /// walk may have listed them too; the callers drop the repeats.
+  void beyond_float_candidates(Scratch& t) const {
+    for (const TiledGrid::NearShape& c : edge_circles) {
+      if (t.candidates_out)
+        t.candidates_out->push_back(indexed(grid.kinds, c.shape, c.g));
+      else if (t.hits(0, ShapeKind::circle, c.g))
+        t.keys.push_back(c.shape);
+    }
   }
 
   /// The home cells where a small shape meeting `box` can have its home: the box's rows
@@ -485,6 +516,7 @@ GridIndex::GridIndex(Grid&& grid, const Scene& scene, Isa isa) : blocks_owner_(B
   impl->kernels = grid_kernels(isa);
   impl->grid = std::move(grid);
   impl->extent = scene.bounds();
+  impl->find_edge_circles(scene);
   impl_.reset(impl.release());
 }
 
@@ -580,12 +612,13 @@ template <class L>
 void GridIndex::line_query(const L& line, const Aabb& window, void* scratch) const {
   const Impl& index = *impl_;
   Impl::Scratch& t = *static_cast<Impl::Scratch*>(scratch);
-  if (!intersects(line, Box{index.extent.min, index.extent.max})) return;  // exact
   t.index = &index;
   t.line = &line;
   t.line_test = &line_meets<L>;
   t.candidates.flush = &Impl::flush;
   t.candidates.context = &t;
+  if constexpr (!std::is_same_v<L, Segment>) index.beyond_float_candidates(t);
+  if (!intersects(line, Box{index.extent.min, index.extent.max})) return;  // exact
   if constexpr (std::is_same_v<L, Segment>) {
     const float g[4] = {line.a.x, line.a.y, line.b.x, line.b.y};
     index.query_line(line.a, double{line.b.x} - line.a.x, double{line.b.y} - line.a.y, bounds(line), window, t, g);
@@ -610,6 +643,8 @@ void GridIndex::touching_line(const L& line, const Aabb& window, std::vector<Sha
   Impl::Scratch t;
   line_query(line, window, &t);
   std::sort(t.keys.begin(), t.keys.end());
+  if (!impl_->edge_circles.empty())  // found by the walk too
+    t.keys.erase(std::unique(t.keys.begin(), t.keys.end()), t.keys.end());
   out.resize(t.keys.size());
   for (std::size_t i = 0; i < t.keys.size(); ++i) out[i] = impl_->grid.kinds.id(static_cast<std::uint32_t>(t.keys[i]));
 }
@@ -622,6 +657,13 @@ void GridIndex::line_candidates(const L& cast, const Aabb& window, std::vector<I
   Impl::Scratch t;
   t.candidates_out = &out;
   line_query(cast, window, &t);
+  if (!impl_->edge_circles.empty()) {  // each once: the walk may have listed them too
+    const KindRanges& kinds = impl_->grid.kinds;
+    auto global = [&](const IndexedShape& s) { return kinds.global(s.id); };
+    std::sort(out.begin(), out.end(), [&](const auto& a, const auto& b) { return global(a) < global(b); });
+    out.erase(std::unique(out.begin(), out.end(), [&](const auto& a, const auto& b) { return global(a) == global(b); }),
+              out.end());
+  }
 }
 
 void GridIndex::touching(const Ray& r, std::vector<ShapeId>& out) const { touching_line(r, everywhere, out); }

@@ -353,6 +353,88 @@ TEST_CASE("a grid index finds exactly the shapes a ray or a line meets, however 
   CHECK(seen > 0);
 }
 
+TEST_CASE("rays and lines that leave the float range find the disks that reach beyond it", "[grid]") {
+  // A disk centred near +-FLT_MAX reaches past the float range; its bounds (and so its
+  // cells) stop at the edge. A ray or a line leaving the range can meet it only out there,
+  // where the walk along the cells never goes. The first scene is an adversarial check's
+  // (a ray from (-FLT_MAX, 0) up and to the left meets the disk at x = -4.3e38 only);
+  // then random disks at the four edges and corners, with long segments and small shapes
+  // inside, against rays and lines from points near the edges in every direction, on
+  // automatic and fine cells. touching() and the candidates against the exact tests.
+  constexpr float top = std::numeric_limits<float>::max();
+  std::vector<std::pair<Scene, std::vector<Ray>>> cases;
+  {
+    Scene scene;
+    scene.add(Circle{{-0x1.fffffep+127f, 0x1.2ced32p+127f}, 0x1.ab50d2p+126f});
+    scene.add(Segment{{-0x1.c363ccp+127f, 0}, {0x1.c363ccp+127f, 0x1.812f9cp+119f}});
+    scene.add(Segment{{-0x1.c363ccp+127f, 0x1.ba5caep+127f}, {0x1.c363ccp+127f, 0x1.bbdddep+127f}});
+    cases.push_back({scene, {Ray{{-top, 0}, {-1, 1}}}});
+    Scene alone;
+    alone.add(Circle{{-0x1.fffffep+127f, 0x1.2ced32p+127f}, 0x1.ab50d2p+126f});
+    cases.push_back({alone, {Ray{{-top, 0}, {-1, 1}}}});
+  }
+  SplitMix64 random(11);
+  auto u = [&] { return static_cast<float>(random.u()); };
+  auto sign = [&] { return random.u() < 0.5 ? -1.0f : 1.0f; };
+  for (int k = 0; k < 300; ++k) {
+    Scene scene;
+    for (int i = 0; i < 6; ++i) {  // at an edge (x or y near +-FLT_MAX), or a corner
+      const int where = static_cast<int>(random.u() * 3);
+      const float x = where == 1 ? (u() * 2 - 1) * top : sign() * top * (1 - u() * 0.1f);
+      const float y = where == 0 ? (u() * 2 - 1) * top : sign() * top * (1 - u() * 0.1f);
+      scene.add(Circle{{x, y}, top * (0.01f + 0.6f * u())});
+    }
+    for (int i = 0; i < 4; ++i)
+      scene.add(Segment{{(u() * 2 - 1) * top, (u() * 2 - 1) * top}, {(u() * 2 - 1) * top, (u() * 2 - 1) * top}});
+    for (int i = 0; i < 20; ++i) {
+      const float x = (u() * 2 - 1) * top * 0.9f, y = (u() * 2 - 1) * top * 0.9f;
+      scene.add(Box{{x, y}, {x + top * 0.01f, y + top * 0.01f}});
+    }
+    std::vector<Ray> rays;
+    for (int i = 0; i < 20; ++i) {
+      const Vec2 o{sign() * top * (1 - u() * 0.2f), (u() * 2 - 1) * top};
+      const double angle = random.u() * 6.283185307179586;
+      rays.push_back({i % 2 ? o : Vec2{o.y, o.x}, {static_cast<float>(std::cos(angle)), static_cast<float>(std::sin(angle))}});
+    }
+    cases.push_back({scene, rays});
+  }
+  std::size_t met = 0;
+  std::vector<ShapeId> got, want;
+  std::vector<IndexedShape> candidates;
+  for (std::size_t c = 0; c < cases.size(); ++c) {
+    const auto& [scene, rays] = cases[c];
+    for (float cell : {0.0f, top / 64}) {
+      FindPairsOptions o;
+      o.cell_size = cell;
+      const GridIndex index(scene, o);
+      auto check = [&](const auto& query, const char* what, std::size_t i) {
+        INFO("case " << c << ", cell " << cell << ", " << what << " " << i);
+        want.clear();
+        for_each_shape(scene, [&](ShapeId s, const auto& other) {
+          if (intersects(query, other)) want.push_back(s);
+        });
+        index.touching(query, got);
+        CHECK(got == want);
+        met += want.size();
+        if constexpr (std::is_same_v<std::decay_t<decltype(query)>, Ray>) {
+          constexpr float inf = std::numeric_limits<float>::infinity();
+          index.candidates(query, Aabb{{-inf, -inf}, {inf, inf}}, candidates);
+          std::vector<ShapeId> listed;
+          for (const IndexedShape& l : candidates) listed.push_back(l.id);
+          std::sort(listed.begin(), listed.end());
+          CHECK(std::adjacent_find(listed.begin(), listed.end()) == listed.end());
+          CHECK(std::includes(listed.begin(), listed.end(), want.begin(), want.end()));
+        }
+      };
+      for (std::size_t i = 0; i < rays.size(); ++i) {
+        check(rays[i], "ray", i);
+        check(Line{rays[i].origin, rays[i].direction}, "line", i);
+      }
+    }
+  }
+  CHECK(met > 1000);
+}
+
 TEST_CASE("a grid index with a margin finds exactly the pairs within that distance", "[grid]") {
   std::size_t seen = 0;
   for (const auto& [name, scene] : test::broadphase_scenes(800)) {

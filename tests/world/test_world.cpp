@@ -1403,3 +1403,33 @@ TEST_CASE("small frames and small cast batches run on the calling thread; large 
   world.step();  // 3,100 dynamic shapes: on the world's threads
   CHECK(pool.counts.calls > before);
 }
+
+TEST_CASE("a ray that leaves the float range hits a disk that reaches beyond it, all hits and nearest", "[world]") {
+  // An adversarial check's case: the disk (centre (-FLT_MAX, 2e38), radius 1.42e38) is
+  // met by the ray only where x < -FLT_MAX, beyond every cell of the grid; the segments
+  // make its shapes large (the tiled grid), and alone the disk is the home grid's.
+  constexpr float top = std::numeric_limits<float>::max();
+  const Circle disk{{-0x1.fffffep+127f, 0x1.2ced32p+127f}, 0x1.ab50d2p+126f};
+  const Ray ray{{-top, 0}, {-1, 1}};
+  REQUIRE(intersects(ray, disk));
+  for (int with_segments = 0; with_segments < 2; ++with_segments)
+    for (BodyType body : {BodyType::static_body, BodyType::dynamic_body}) {
+      INFO("segments " << with_segments << ", body " << static_cast<int>(body));
+      World world;
+      const ShapeHandle h = world.create({disk, body});
+      if (with_segments) {
+        world.create({Segment{{-0x1.c363ccp+127f, 0}, {0x1.c363ccp+127f, 0x1.812f9cp+119f}}, body});
+        world.create({Segment{{-0x1.c363ccp+127f, 0x1.ba5caep+127f}, {0x1.c363ccp+127f, 0x1.bbdddep+127f}}, body});
+      }
+      world.step();
+      std::vector<CastHit> hits;
+      world.cast(ray, ~std::uint64_t{0}, hits);
+      REQUIRE(hits.size() == 1);
+      CHECK(hits[0].handle == h);
+      CHECK(hits[0].point.x < -top);
+      const std::optional<CastHit> nearest = world.cast_nearest(ray, ~std::uint64_t{0});
+      REQUIRE(nearest.has_value());
+      CHECK(nearest->handle == h);
+      CHECK(nearest->t == hits[0].t);
+    }
+}

@@ -70,7 +70,9 @@ class GridIndex {
   void touching(const Box& shape, std::vector<ShapeId>& out) const;
   /// The shapes a ray or a line meets (ray.hpp; exact, as intersects(Ray, Box) and its
   /// kin decide it), ascending. It walks the cells along its part within the indexed
-  /// shapes' bounds, however far it comes from or goes.
+  /// shapes' bounds, however far it comes from or goes; the circles whose disks may reach
+  /// past the float range (bounds at +-FLT_MAX, where the cells stop) it tests all, since
+  /// it may meet them only out there.
   void touching(const Ray& ray, std::vector<ShapeId>& out) const;
   void touching(const Line& line, std::vector<ShapeId>& out) const;
   /// The same for a ray or a segment, searching only the cells within `window`: `out` holds
