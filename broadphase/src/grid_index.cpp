@@ -94,15 +94,18 @@ struct GridIndex::Impl {
   /// alone costs a library call and thread-local writes per query).
   std::atomic<bool> column_table_ready{false};
 
-  /// edge_circles from the scene's circles, when the extent reaches the float range's edge.
+  /// edge_circles from the scene's circles, when the extent reaches the float range's
+  /// edge (a disk beyond it has its bounds clamped there). A disk is kept when c +- r,
+  /// rounded in double, reaches +-FLT_MAX: rounding is monotone and FLT_MAX a double, so
+  /// every disk whose exact extent goes beyond is among them.
   void find_edge_circles(const Scene& scene) {
-    constexpr float top = std::numeric_limits<float>::max();
-    auto at_edge = [&](const Aabb& b) { return b.min.x == -top || b.min.y == -top || b.max.x == top || b.max.y == top; };
-    if (!at_edge(extent)) return;
-    const KindRanges kinds = grid.kinds;
+    constexpr double top = std::numeric_limits<float>::max();
+    if (extent.min.x > -top && extent.min.y > -top && extent.max.x < top && extent.max.y < top) return;
     for (std::uint32_t i = 0; i < scene.circle_count(); ++i) {
       const Circle c = scene.circle(i);
-      if (at_edge(bounds(c))) edge_circles.push_back({kinds.circles_begin + i, {c.c.x, c.c.y, c.r, 0.0f}});
+      const double x = c.c.x, y = c.c.y, r = c.r;
+      if (x - r <= -top || y - r <= -top || x + r >= top || y + r >= top)
+        edge_circles.push_back({grid.kinds.circles_begin + i, {c.c.x, c.c.y, c.r, 0.0f}});
     }
   }
 
