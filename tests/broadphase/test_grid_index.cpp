@@ -39,6 +39,20 @@ void for_each_shape(const Scene& s, F&& f) {
   for (std::uint32_t i = 0; i < s.box_count(); ++i) f(ShapeId(ShapeKind::box, i), s.box(i));
 }
 
+/// A cast's candidates before the exact tests (GridIndex::candidates, the whole plane as
+/// window): each shape once, and every shape in `want` (the ones it meets) among them.
+template <class Q>
+void check_cast_candidates(const GridIndex& index, const Q& query, const std::vector<ShapeId>& want) {
+  constexpr float inf = std::numeric_limits<float>::infinity();
+  std::vector<IndexedShape> candidates;
+  index.candidates(query, Aabb{{-inf, -inf}, {inf, inf}}, candidates);
+  std::vector<ShapeId> listed;
+  for (const IndexedShape& c : candidates) listed.push_back(c.id);
+  std::sort(listed.begin(), listed.end());
+  CHECK(std::adjacent_find(listed.begin(), listed.end()) == listed.end());
+  CHECK(std::includes(listed.begin(), listed.end(), want.begin(), want.end()));
+}
+
 /// The reference: every (query, shape) pair that intersects, in (query, shape) order.
 std::vector<CrossPair> brute_force_cross(const Scene& queries, const Scene& index) {
   std::vector<CrossPair> out;
@@ -312,7 +326,6 @@ TEST_CASE("a grid index finds exactly the shapes a ray or a line meets, however 
       o.cell_size = cell;
       const GridIndex index(scene, o);
       std::vector<ShapeId> got, want;
-      std::vector<IndexedShape> candidates;
       auto check = [&](const auto& query, const char* what, std::size_t i) {
         INFO(name << ", cell " << cell << ", " << what << " " << i);
         want.clear();
@@ -322,16 +335,7 @@ TEST_CASE("a grid index finds exactly the shapes a ray or a line meets, however 
         index.touching(query, got);
         seen += want.size();
         CHECK(got == want);
-        if constexpr (!std::is_same_v<std::decay_t<decltype(query)>, Line>) {
-          // The candidates before the exact tests: each shape once, every one it meets among them.
-          constexpr float inf = std::numeric_limits<float>::infinity();
-          index.candidates(query, Aabb{{-inf, -inf}, {inf, inf}}, candidates);
-          std::vector<ShapeId> listed;
-          for (const IndexedShape& c : candidates) listed.push_back(c.id);
-          std::sort(listed.begin(), listed.end());
-          CHECK(std::adjacent_find(listed.begin(), listed.end()) == listed.end());
-          CHECK(std::includes(listed.begin(), listed.end(), want.begin(), want.end()));
-        }
+        if constexpr (!std::is_same_v<std::decay_t<decltype(query)>, Line>) check_cast_candidates(index, query, want);
       };
       std::size_t i = 0;
       for (Vec2 p : origins)
@@ -400,7 +404,6 @@ TEST_CASE("rays and lines that leave the float range find the disks that reach b
   }
   std::size_t met = 0;
   std::vector<ShapeId> got, want;
-  std::vector<IndexedShape> candidates;
   for (std::size_t c = 0; c < cases.size(); ++c) {
     const auto& [scene, rays] = cases[c];
     for (float cell : {0.0f, top / 64}) {
@@ -416,15 +419,7 @@ TEST_CASE("rays and lines that leave the float range find the disks that reach b
         index.touching(query, got);
         CHECK(got == want);
         met += want.size();
-        if constexpr (std::is_same_v<std::decay_t<decltype(query)>, Ray>) {
-          constexpr float inf = std::numeric_limits<float>::infinity();
-          index.candidates(query, Aabb{{-inf, -inf}, {inf, inf}}, candidates);
-          std::vector<ShapeId> listed;
-          for (const IndexedShape& l : candidates) listed.push_back(l.id);
-          std::sort(listed.begin(), listed.end());
-          CHECK(std::adjacent_find(listed.begin(), listed.end()) == listed.end());
-          CHECK(std::includes(listed.begin(), listed.end(), want.begin(), want.end()));
-        }
+        if constexpr (std::is_same_v<std::decay_t<decltype(query)>, Ray>) check_cast_candidates(index, query, want);
       };
       for (std::size_t i = 0; i < rays.size(); ++i) {
         check(rays[i], "ray", i);
