@@ -47,6 +47,7 @@
 #include "hitgrid/core/swept_circle.hpp"
 #include "hitgrid/core/time_of_impact.hpp"
 #include "hitgrid/core/within_distance.hpp"
+#include "dynamic_contacts.hpp"
 #include "static_contacts.hpp"
 #include "unpacked_shape.hpp"
 
@@ -286,14 +287,18 @@ struct World::State {
     return std::uint64_t{a} << slot_bits | b;
   }
 
-  /// Exact bounds for the scenes, and the indexes of `which` scenes up to date. In the
-  /// world's arena.
+  /// Exact bounds for scene b (Scene::bounds, which the grids and casts read).
+  void refresh_bounds(std::size_t b) {
+    if (bounds_stale[b]) {
+      scenes[b].recompute_bounds();
+      bounds_stale[b] = false;
+    }
+  }
+  /// Exact bounds and up-to-date indexes for `which` scenes (a frame that carries its
+  /// dynamic pairs reads neither the dynamic scene's bounds nor its index). In the world's
+  /// arena.
   void refresh(std::initializer_list<std::size_t> which) {
-    for (std::size_t b = 0; b < 2; ++b)
-      if (bounds_stale[b]) {
-        scenes[b].recompute_bounds();
-        bounds_stale[b] = false;
-      }
+    for (std::size_t b : which) refresh_bounds(b);
     for (std::size_t b : which)
       if (index_stale[b]) {
         index[b] = GridIndex(scenes[b], find_options);
@@ -303,16 +308,22 @@ struct World::State {
   }
 
   /// The step's pairs: the dynamic shapes' pairs with the static ones (StaticContacts),
-  /// and among themselves: the grid broad phase, or with a margin the dynamic shapes'
-  /// index against themselves (each pair found from both sides, kept once). As sorted
-  /// keys in pair_keys; or, while the static pairs can be carried from the last step
-  /// (by_changes), the dynamic shapes' own in own_keys and the static pairs' changes in
-  /// static_keys (begins) and static_ends.
+  /// and among themselves: carried over their slack boxes (DynamicContacts: their changes
+  /// into own_came and own_gone, own_changes), or tested on candidates built this frame
+  /// (DynamicContacts::build), or the grid broad phase, or with a margin the dynamic
+  /// shapes' index against themselves (each pair found from both sides, kept once). As
+  /// sorted keys in pair_keys; or, while the pairs can be carried from the last step
+  /// (by_changes), the dynamic shapes' own in own_keys (or their changes) and the static
+  /// pairs' changes in static_keys (begins) and static_ends.
   void find_pairs() {
     // A step that throws leaves the next one nothing to carry over.
-    const bool carry = places_kept && own_keys_known;
+    const bool kept = places_kept;
+    const bool carry = kept && own_keys_known;
+    dynamic_keys_known = own_keys_known;
+    const bool contacts_current = dynamic_contacts.current();
     places_kept = false;
     own_keys_known = false;
+    dynamic_contacts.invalidate();
     // All of it on the frame's threads and scratch, the sort too (outside, sort_keys
     // would run on TBB's default arena, whatever the world's threads or task hook).
     run_frame([&] {
@@ -321,36 +332,70 @@ struct World::State {
                              : std::initializer_list<std::size_t>{static_scene, dynamic_scene});
       static_keys.clear();
       static_ends.clear();
+      const bool statics = index[static_scene].size() != 0, dynamics = !scenes[dynamic_scene].empty();
       // Without a margin, with static and dynamic shapes, the dynamic shapes' own pairs
       // are kept apart (own_keys): the next step may carry the static pairs over.
-      tracking = margin == 0.0f && index[static_scene].size() != 0 && !scenes[dynamic_scene].empty();
-      by_changes = tracking && carry && static_contacts.changes_known();
-      if (by_changes)
+      tracking = margin == 0.0f && statics && dynamics;
+      own_changes = margin == 0.0f && kept && contacts_current && (!statics || static_contacts.changes_known()) &&
+                    dynamic_contacts.can_carry(scenes[dynamic_scene]);
+      by_changes = own_changes || (tracking && carry && static_contacts.changes_known());
+      const Isa isa = resolve_isa(options.isa);
+      if (by_changes && statics)
         static_contacts.find_changes(scenes[dynamic_scene], owners[dynamic_scene], index[static_scene],
-                                     owners[static_scene], resolve_isa(options.isa), static_keys, static_ends);
+                                     owners[static_scene], isa, static_keys, static_ends);
       else
         static_contacts.find(scenes[dynamic_scene], owners[dynamic_scene], index[static_scene], owners[static_scene],
-                             margin, resolve_isa(options.isa), static_keys);
+                             margin, isa, static_keys);
+      slot_bits = static_cast<int>(std::bit_width(slots.size()));
+      bool own_sorted = false;  // own_keys holds the dynamic shapes' own pairs, sorted
       if (margin != 0.0f) {
         index[dynamic_scene].pairs_with(scenes[dynamic_scene], self_pairs, margin);
+      } else if (own_changes || (dynamics && dynamic_contacts.wants_build())) {
+        // The grid is not built: queries and continuous collision build the index if
+        // they need it (the last one's blocks go back to the finder meanwhile).
+        index[dynamic_scene] = GridIndex();
+        index_stale[dynamic_scene] = true;
+        if (own_changes) {
+          dynamic_contacts.carry(isa, own_came, own_gone);
+          if (statics) {
+            keys_of_pairs(static_keys, 0, false, static_keys);
+            sorted(static_keys);
+            keys_of_pairs(static_ends, 0, false, static_ends);
+            sorted(static_ends);
+          }
+          return;
+        }
+        const DynamicContacts::Accepts accept = [this](std::uint32_t a, std::uint32_t b) { return accepts(a, b); };
+        dynamic_contacts.build(scenes[dynamic_scene], owners[dynamic_scene], slots.size(),
+                               filtered == 0 ? nullptr : &accept, work_finder(), isa, own_keys);
+        // Slot keys as pair keys: the order stays.
+        for (std::uint64_t& k : own_keys) k = (k >> 32) << slot_bits | (k & 0xffffffffu);
+        own_sorted = true;
       } else {
         // The grid this builds is kept as the dynamic shapes' index: queries and
         // continuous collision on this frame read it rather than build it again.
         // In any order: they are sorted below, by slot.
+        refresh_bounds(dynamic_scene);
         work_finder().find_pairs(scenes[dynamic_scene], dynamic_pairs, index[dynamic_scene], PairOrder::any);
         index_stale[dynamic_scene] = false;
       }
-      slot_bits = static_cast<int>(std::bit_width(slots.size()));
       const std::size_t own = margin == 0.0f ? dynamic_pairs.size() : self_pairs.size();
       if (!tracking) {
+        if (own_sorted) {
+          // No static pairs (tracking would be on with static and dynamic shapes).
+          pair_keys.swap(own_keys);
+          return;
+        }
         pair_keys.resize(own + static_keys.size());
         keys_of_pairs(pair_keys, own, margin != 0.0f, static_keys);
         sorted(pair_keys);
         return;
       }
-      own_keys.resize(own);
-      keys_of_pairs(own_keys, own, false, {});
-      sorted(own_keys);
+      if (!own_sorted) {
+        own_keys.resize(own);
+        keys_of_pairs(own_keys, own, false, {});
+        sorted(own_keys);
+      }
       keys_of_pairs(static_keys, 0, false, static_keys);
       sorted(static_keys);
       if (by_changes) {
@@ -652,12 +697,21 @@ struct World::State {
       merge_pairs();
     current.swap(next);
     slots_released = false;
-    if (tracking) {
-      // The next step's dynamic_keys: as slot keys (whatever slot_bits is then).
+    // The next step's dynamic_keys: as slot keys (whatever slot_bits is then); after a
+    // step that carried the dynamic shapes' changes, the last list with them applied (if
+    // it was known).
+    own_keys_known = tracking && (!own_changes || dynamic_keys_known);
+    if (tracking && !own_changes) {
       if (!by_changes) to_slot_keys(own_keys);
       dynamic_keys.swap(own_keys);
+    } else if (own_keys_known) {
+      pair_keys.clear();
+      std::set_difference(dynamic_keys.begin(), dynamic_keys.end(), own_gone.begin(), own_gone.end(),
+                          std::back_inserter(pair_keys));
+      own_keys.resize(pair_keys.size() + own_came.size());
+      std::merge(pair_keys.begin(), pair_keys.end(), own_came.begin(), own_came.end(), own_keys.begin());
+      dynamic_keys.swap(own_keys);
     }
-    own_keys_known = tracking;
     places_kept = true;
   }
 
@@ -691,50 +745,85 @@ struct World::State {
   }
 
   /// next and the events with current's pairs carried over (by_changes): the static pairs'
-  /// begins (static_keys) and ends (static_ends), and the dynamic shapes' own pairs from
-  /// dynamic_keys (the last step's) to own_keys; the same lists as merge_pairs would give.
+  /// begins (static_keys) and ends (static_ends), and the dynamic shapes' own pairs'
+  /// (own_came, own_gone: DynamicContacts' changes, or from dynamic_keys, the last step's,
+  /// to own_keys); the same lists as merge_pairs would give.
   /// No slot was released since the last step (places_kept), so a slot key names one pair.
   void carry_pairs() {
-    to_slot_keys(own_keys);
     to_slot_keys(static_keys);
     to_slot_keys(static_ends);
-    own_gone.clear();
-    own_came.clear();
-    std::set_difference(dynamic_keys.begin(), dynamic_keys.end(), own_keys.begin(), own_keys.end(),
-                        std::back_inserter(own_gone));
-    std::set_difference(own_keys.begin(), own_keys.end(), dynamic_keys.begin(), dynamic_keys.end(),
-                        std::back_inserter(own_came));
+    if (!own_changes) {
+      to_slot_keys(own_keys);
+      own_gone.clear();
+      own_came.clear();
+      std::set_difference(dynamic_keys.begin(), dynamic_keys.end(), own_keys.begin(), own_keys.end(),
+                          std::back_inserter(own_gone));
+      std::set_difference(own_keys.begin(), own_keys.end(), dynamic_keys.begin(), dynamic_keys.end(),
+                          std::back_inserter(own_came));
+    }
     // Both sorted, and disjoint: a static pair changes once, and no pair is both static
     // and the dynamic shapes' own.
     gone.resize(static_ends.size() + own_gone.size());
     std::merge(static_ends.begin(), static_ends.end(), own_gone.begin(), own_gone.end(), gone.begin());
     came.resize(static_keys.size() + own_came.size());
     std::merge(static_keys.begin(), static_keys.end(), own_came.begin(), own_came.end(), came.begin());
+    // current with `gone` taken out and `came` put in, into next, which has room for all
+    // of current and `came` (kept between steps), cut to size at the end. In pieces of
+    // current that run in parallel: piece k takes current's pairs from k * pairs_per_piece
+    // on and the changes whose keys lie in their range, and writes where the pieces
+    // before it end (the pairs before it, less those that went, and those that came).
+    if (gone.size() > current.size()) throw std::logic_error("hitgrid: more pairs ended than the last step had");
+    if (next.size() < current.size() + came.size()) next.resize(current.size() + came.size());
+    const std::size_t pieces = std::max<std::size_t>(1, pieces_of(current.size()));
+    if (event_pieces.size() < pieces) event_pieces.resize(pieces);
+    auto first_of = [&](const std::vector<std::uint64_t>& changes, std::size_t k) -> std::size_t {
+      if (k == 0) return 0;
+      if (k == pieces) return changes.size();
+      const std::uint64_t key = slot_key(current[k * pairs_per_piece]);
+      return static_cast<std::size_t>(std::lower_bound(changes.begin(), changes.end(), key) - changes.begin());
+    };
+    run_frame([&] {
+      detail::parallel_for(std::size_t{0}, pieces, [&](std::size_t k) {
+        const std::size_t i = std::min(k * pairs_per_piece, current.size()),
+                          i_end = k + 1 == pieces ? current.size() : (k + 1) * pairs_per_piece;
+        carry_piece(i, i_end, first_of(gone, k), first_of(gone, k + 1), first_of(came, k), first_of(came, k + 1),
+                    event_pieces[k]);
+      });
+    });
     begins.clear();
     ends.clear();
-    // current with `gone` taken out and `came` put in, pair by pair into next, which has
-    // room for all of current and `came` (kept between steps), cut to size at the end.
-    if (next.size() < current.size() + came.size()) next.resize(current.size() + came.size());
-    const HandlePair *in = current.data(), *const in_end = in + current.size();
-    HandlePair* out = next.data();
-    std::size_t g = 0, c = 0;
-    while (g < gone.size() || c < came.size()) {
-      const bool goes = c == came.size() || (g < gone.size() && gone[g] < came[c]);
+    for (std::size_t k = 0; k < pieces; ++k) {
+      begins.insert(begins.end(), event_pieces[k].begins.begin(), event_pieces[k].begins.end());
+      ends.insert(ends.end(), event_pieces[k].ends.begin(), event_pieces[k].ends.end());
+    }
+    next.resize(current.size() - gone.size() + came.size());
+  }
+
+  /// carry_pairs' piece: current[i, i_end) with gone[g, g_end) taken out and came[c,
+  /// c_end) put in, into next from i - g + c; the events into `out`.
+  void carry_piece(std::size_t i, std::size_t i_end, std::size_t g, std::size_t g_end, std::size_t c,
+                   std::size_t c_end, Events& out_events) {
+    out_events.begins.clear();
+    out_events.ends.clear();
+    if (i + c < g) throw std::logic_error("hitgrid: a pair ended that the last step did not have");
+    const HandlePair *in = current.data() + i, *const in_end = current.data() + i_end;
+    HandlePair* out = next.data() + (i + c - g);
+    while (g < g_end || c < c_end) {
+      const bool goes = c == c_end || (g < g_end && gone[g] < came[c]);
       const std::uint64_t key = goes ? gone[g++] : came[c++];
       while (in != in_end && slot_key(*in) < key) *out++ = *in++;
       const bool had = in != in_end && slot_key(*in) == key;
       if (goes) {
         if (!had) throw std::logic_error("hitgrid: a pair ended that the last step did not have");
-        ends.push_back(*in++);
+        out_events.ends.push_back(*in++);
       } else {
         if (had) throw std::logic_error("hitgrid: a pair began that the last step had");
-        if (c + generations_ahead < came.size()) fetch_generations(came[c + generations_ahead]);
+        if (c + generations_ahead < c_end) fetch_generations(came[c + generations_ahead]);
         *out = handles_of(key);
-        begins.push_back(*out++);
+        out_events.begins.push_back(*out++);
       }
     }
-    out = std::copy(in, in_end, out);
-    next.resize(static_cast<std::size_t>(out - next.data()));
+    std::copy(in, in_end, out);
   }
 
   /// Pair keys (lower << slot_bits | higher) as slot keys (lower << 32 | higher), in place
@@ -823,7 +912,8 @@ struct World::State {
   std::vector<ShapeId> found;
 
   PairList dynamic_pairs;
-  StaticContacts static_contacts;  // the dynamic shapes' pairs with the static ones
+  StaticContacts static_contacts;    // the dynamic shapes' pairs with the static ones
+  DynamicContacts dynamic_contacts;  // their pairs among themselves, while they stay near
   // The static pairs, or by_changes those that began: dynamic slot << 32 | static slot,
   // then pair keys.
   std::vector<std::uint64_t> static_keys;
@@ -832,10 +922,12 @@ struct World::State {
   // dynamic shapes' own apart, in own_keys), and whether it keeps them apart (tracking):
   // without a margin, with static and dynamic shapes.
   bool by_changes = false, tracking = false;
+  bool own_changes = false;  // the dynamic shapes' own pairs carried by DynamicContacts (own_came, own_gone)
   // Since the last step, which completed, shapes were only moved in place or added: no
   // shape taken out of its scene or place, no filter changed, no memory released.
   bool places_kept = false;
   bool own_keys_known = false;                                // dynamic_keys is the last step's
+  bool dynamic_keys_known = false;                            // own_keys_known when the step began
   std::vector<std::uint64_t> own_keys;                        // the step's dynamic pairs among themselves, sorted
   std::vector<std::uint64_t> dynamic_keys;                    // the last step's, as slot keys
   std::vector<std::uint64_t> own_gone, own_came, gone, came;  // carry_pairs' scratch
@@ -1278,6 +1370,7 @@ void World::release_memory() {
   s.serial_finder.release_memory();
   PairList().swap(s.dynamic_pairs);
   s.static_contacts.release_memory();
+  s.dynamic_contacts.release_memory();
   s.places_kept = false;
   s.own_keys_known = false;
   std::vector<std::uint64_t>().swap(s.static_keys);

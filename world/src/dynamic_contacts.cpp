@@ -1,0 +1,327 @@
+#include "dynamic_contacts.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <limits>
+
+#include "hitgrid/broadphase/detail/parallel.hpp"
+#include "hitgrid/broadphase/sort_keys.hpp"
+#include "hitgrid/core/shape_id.hpp"
+#include "hitgrid/simd/pair_kernels.hpp"
+
+namespace hitgrid {
+
+namespace {
+
+constexpr std::size_t at(ShapeKind k) { return static_cast<std::size_t>(k); }
+
+/// The shape kinds of each simd::PairKind, first and second (s <= c <= b).
+constexpr std::array<ShapeKind, 6> first_kind = {ShapeKind::segment, ShapeKind::segment, ShapeKind::segment,
+                                                 ShapeKind::circle,  ShapeKind::circle,  ShapeKind::box};
+constexpr std::array<ShapeKind, 6> second_kind = {ShapeKind::segment, ShapeKind::circle, ShapeKind::box,
+                                                  ShapeKind::circle,  ShapeKind::box,    ShapeKind::box};
+/// The simd::PairKind of shape kinds a <= b.
+constexpr std::size_t pair_kind_of(std::size_t a, std::size_t b) { return a == 0 ? b : a == 1 ? 2 + b : 5; }
+
+/// Shape i of `kind` in `scene`: its packed geometry into g, and its bounds.
+Aabb pack_at(const Scene& scene, ShapeKind kind, std::uint32_t i, std::array<float, 4>& g) {
+  switch (kind) {
+    case ShapeKind::segment: {
+      const Segment s = scene.segment(i);
+      g = {s.a.x, s.a.y, s.b.x, s.b.y};
+      return bounds(s);
+    }
+    case ShapeKind::circle: {
+      const Circle c = scene.circle(i);
+      g = {c.c.x, c.c.y, c.r, 0.0f};
+      return bounds(c);
+    }
+    case ShapeKind::box:
+      break;
+  }
+  const Box b = scene.box(i);
+  g = {b.min.x, b.min.y, b.max.x, b.max.y};
+  return bounds(b);
+}
+
+bool inside(const Aabb& b, const Aabb& slack) {
+  return slack.min.x <= b.min.x && slack.min.y <= b.min.y && b.max.x <= slack.max.x && b.max.y <= slack.max.y;
+}
+
+double larger_side(const Aabb& b) {
+  return std::max(double{b.max.x} - double{b.min.x}, double{b.max.y} - double{b.min.y});
+}
+
+}  // namespace
+
+void DynamicContacts::Candidates::clear() {
+  keys.clear();
+  first.clear();
+  second.clear();
+  touched.clear();
+  next.clear();
+}
+
+bool DynamicContacts::can_carry(const Scene& dynamic) {
+  bool same = true;
+  for (std::size_t k = 0; k < 3; ++k) same = same && dynamic.count(static_cast<ShapeKind>(k)) == counts_built_[k];
+  if (!same) {
+    ++counts_.escapes;
+    return false;
+  }
+  std::atomic<bool> escaped{false};
+  for (std::size_t k = 0; k < 3; ++k) {
+    const auto kind = static_cast<ShapeKind>(k);
+    const std::vector<Aabb>& slack = slack_[k];
+    const std::size_t blocks = (slack.size() + piece_size - 1) / piece_size;
+    detail::parallel_for(std::size_t{0}, blocks, [&](std::size_t b) {
+      const auto last = static_cast<std::uint32_t>(std::min(slack.size(), (b + 1) * piece_size));
+      bool out = false;
+      for (auto i = static_cast<std::uint32_t>(b * piece_size); i < last; ++i)
+        out |= !inside(pack_at(dynamic, kind, i, packed_[k][i]), slack[i]);
+      if (out) escaped.store(true, std::memory_order_relaxed);
+    });
+  }
+  if (escaped.load(std::memory_order_relaxed)) {
+    ++counts_.escapes;
+    return false;
+  }
+  return true;
+}
+
+void DynamicContacts::carry(Isa isa, std::vector<std::uint64_t>& begins,
+                            std::vector<std::uint64_t>& ends) {
+  current_ = false;  // until the marks are all the new ones
+  test_all(isa, false);
+  merge_pieces(false, begins);
+  merge_pieces(true, ends);
+  ++carried_;
+  ++counts_.carries;
+  current_ = true;
+}
+
+bool DynamicContacts::wants_build() {
+  if (wait_ == 0) return true;
+  --wait_;
+  ++counts_.waits;
+  return false;
+}
+
+void DynamicContacts::build(const Scene& dynamic, const Owners& owners, std::size_t slot_count,
+                            const Accepts* accepts, PairFinder& finder, Isa isa, std::vector<std::uint64_t>& pairs) {
+  current_ = false;
+  if (counts_.builds != 0) {
+    const bool paid = carried_ >= pays_after;
+    next_wait_ = paid ? 0 : std::min(2 * next_wait_ + 1, max_wait);
+    unpaid_ = paid ? 0 : unpaid_ + 1;
+    // Builds that did not pay twice running: the shapes move further than their places'
+    // reaches learn one escape at a time (jitter about a place, every shape a little
+    // differently): every reach at least twice as far. One that lasted long: half as far.
+    if (unpaid_ >= 2) least_ = std::min(2.0f * least_, most_reach);
+    if (carried_ >= long_run) least_ = std::max(0.5f * least_, least_reach);
+  }
+  wait_ = next_wait_;
+  carried_ = 0;
+  ++counts_.builds;
+  make_slack_boxes(dynamic);
+  {
+    // Any order (duplicates are dropped below); the index only lends the finder's
+    // blocks while it lives.
+    GridIndex index;
+    finder.find_pairs(boxes_, box_pairs_, index, PairOrder::any);
+  }
+  make_candidates(owners, slot_count, accepts);
+  for (std::size_t k = 0; k < 3; ++k) counts_built_[k] = dynamic.count(static_cast<ShapeKind>(k));
+  test_all(isa, true);
+  merge_pieces(false, pairs);
+  counts_.candidates = 0;
+  for (const Candidates& c : candidates_) counts_.candidates += c.keys.size();
+  current_ = true;
+}
+
+void DynamicContacts::make_slack_boxes(const Scene& dynamic) {
+  double sides = 0.0;
+  for (std::size_t k = 0; k < 3; ++k) {
+    const auto kind = static_cast<ShapeKind>(k);
+    const std::size_t n = dynamic.count(kind);
+    // A place whose shape left its slack box gets twice the reach (a shape moving faster
+    // than its slack, or a slanted segment whose bounds are short beside its length).
+    reach_[k].resize(n, least_reach);
+    for (std::uint32_t i = 0; i < std::min(n, slack_[k].size()); ++i)
+      if (!inside(pack_at(dynamic, kind, i, packed_[k][i]), slack_[k][i]))
+        reach_[k][i] = std::min(2.0f * reach_[k][i], most_reach);
+    slack_[k].resize(n);
+    packed_[k].resize(n);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      slack_[k][i] = pack_at(dynamic, kind, i, packed_[k][i]);
+      sides += larger_side(slack_[k][i]);
+    }
+  }
+  const double floor = dynamic.empty() ? 0.0 : slack_floor * sides / static_cast<double>(dynamic.size());
+  // Rounded to the nearest float, a side moved out stays out (rounding is monotone and the
+  // bounds are floats); clamped to the finite floats, where every shape lies.
+  static constexpr double most = std::numeric_limits<float>::max();
+  auto out = [](double d) { return static_cast<float>(std::clamp(d, -most, most)); };
+  boxes_.clear();
+  boxes_.reserve(0, 0, dynamic.size());
+  for (std::size_t k = 0; k < 3; ++k)
+    for (std::size_t i = 0; i < slack_[k].size(); ++i) {
+      Aabb& b = slack_[k][i];
+      const double s = double{std::max(reach_[k][i], least_)} * std::max(larger_side(b), floor);
+      b = {{out(b.min.x - s), out(b.min.y - s)}, {out(b.max.x + s), out(b.max.y + s)}};
+      boxes_.add(Box{b.min, b.max});
+    }
+}
+
+void DynamicContacts::make_candidates(const Owners& owners, std::size_t slot_count, const Accepts* accepts) {
+  // The slack boxes' scene holds the segments', then the circles', then the boxes'.
+  const auto circles_from = static_cast<std::uint32_t>(slack_[0].size());
+  const auto boxes_from = static_cast<std::uint32_t>(circles_from + slack_[1].size());
+  auto id_of = [&](std::uint32_t i) {
+    return i < circles_from ? ShapeId(ShapeKind::segment, i)
+           : i < boxes_from ? ShapeId(ShapeKind::circle, i - circles_from)
+                            : ShapeId(ShapeKind::box, i - boxes_from);
+  };
+  if (ids_.size() < slot_count) ids_.resize(slot_count);
+  for (std::size_t k = 0; k < 3; ++k)
+    for (std::uint32_t d = 0; d < owners[k].size(); ++d) ids_[owners[k][d]] = ShapeId(static_cast<ShapeKind>(k), d).bits();
+  // Slot pairs as lower << bits | higher, by pair kind, sorted, duplicates dropped.
+  const int bits = std::max(1, static_cast<int>(std::bit_width(slot_count)));
+  for (Candidates& c : candidates_) c.clear();
+  for (const Pair& p : box_pairs_) {
+    const ShapeId a = id_of(p.first().index()), b = id_of(p.second().index());
+    std::uint32_t sa = owners[at(a.kind())][a.index()], sb = owners[at(b.kind())][b.index()];
+    if (accepts && !(*accepts)(sa, sb)) continue;
+    if (sb < sa) std::swap(sa, sb);
+    const std::size_t ka = at(a.kind()), kb = at(b.kind());
+    candidates_[pair_kind_of(std::min(ka, kb), std::max(ka, kb))].keys.push_back(std::uint64_t{sa} << bits | sb);
+  }
+  const std::uint64_t low = (std::uint64_t{1} << bits) - 1;
+  for (std::size_t pk = 0; pk < 6; ++pk) {
+    Candidates& c = candidates_[pk];
+    sort_keys(c.keys, 2 * bits, sort_scratch_);
+    c.keys.erase(std::unique(c.keys.begin(), c.keys.end()), c.keys.end());
+    c.first.resize(c.keys.size());
+    c.second.resize(c.keys.size());
+    c.touched.assign(c.keys.size(), 0);
+    c.next.resize(c.keys.size());
+    for (std::size_t i = 0; i < c.keys.size(); ++i) {
+      const auto lo = static_cast<std::uint32_t>(c.keys[i] >> bits), hi = static_cast<std::uint32_t>(c.keys[i] & low);
+      ShapeId x = ShapeId::from_bits(ids_[lo]), y = ShapeId::from_bits(ids_[hi]);
+      if (x.kind() != first_kind[pk]) std::swap(x, y);
+      c.first[i] = x.index();
+      c.second[i] = y.index();
+      c.keys[i] = std::uint64_t{lo} << 32 | hi;
+    }
+  }
+}
+
+void DynamicContacts::test_all(Isa isa, bool all) {
+  std::size_t n = 0;
+  for (const Candidates& c : candidates_) n += (c.keys.size() + piece_size - 1) / piece_size;
+  if (pieces_.size() < n) pieces_.resize(n);
+  pieces_used_ = 0;
+  for (std::size_t pk = 0; pk < 6; ++pk)
+    for (std::size_t first = 0; first < candidates_[pk].keys.size(); first += piece_size) {
+      Piece& p = pieces_[pieces_used_++];
+      p.kind = pk;
+      p.first = first;
+      p.last = std::min(first + piece_size, candidates_[pk].keys.size());
+    }
+  // Each piece is idempotent (its marks go into `next`, its outputs replaced): a task hook
+  // that ran one twice and left another out (which its count cannot see) gets the same
+  // answer once the missing pieces run here.
+  ran_.assign(pieces_used_, 0);
+  detail::parallel_for(std::size_t{0}, pieces_used_, [&](std::size_t k) {
+    test_piece(isa, all, pieces_[k]);
+    ran_[k] = 1;
+  });
+  for (std::size_t k = 0; k < pieces_used_; ++k)
+    if (!ran_[k]) test_piece(isa, all, pieces_[k]);
+  for (Candidates& c : candidates_) c.touched.swap(c.next);
+}
+
+void DynamicContacts::test_piece(Isa isa, bool all, Piece& p) {
+  p.begins.clear();
+  p.ends.clear();
+  const Candidates& c = candidates_[p.kind];
+  std::uint8_t* next = candidates_[p.kind].next.data();
+  const std::array<float, 4>*from_a = packed_[at(first_kind[p.kind])].data(),
+                         *from_b = packed_[at(second_kind[p.kind])].data();
+  alignas(64) float a[4][window], b[4][window];
+  alignas(64) std::uint8_t hits[window];
+  auto gather = [](const std::array<float, 4>* from, const std::uint32_t* places, std::size_t m,
+                   float (&to)[4][window]) {
+    for (std::size_t i = 0; i < m; ++i) {
+      const std::array<float, 4>& g = from[places[i]];
+      to[0][i] = g[0], to[1][i] = g[1], to[2][i] = g[2], to[3][i] = g[3];
+    }
+  };
+  const simd::ShapeColumns ca{{a[0], a[1], a[2], a[3]}}, cb{{b[0], b[1], b[2], b[3]}};
+  for (std::size_t w = p.first; w < p.last; w += window) {
+    const std::size_t m = std::min(window, p.last - w);
+    gather(from_a, c.first.data() + w, m, a);
+    gather(from_b, c.second.data() + w, m, b);
+    simd::test_pairs(isa, static_cast<simd::PairKind>(p.kind), m, ca, cb, hits);
+    for (std::size_t i = 0; i < m; ++i) {
+      const std::uint8_t hit = hits[i];
+      next[w + i] = hit;
+      if (all) {
+        if (hit) p.begins.push_back(c.keys[w + i]);
+      } else if (hit != c.touched[w + i]) {
+        (hit ? p.begins : p.ends).push_back(c.keys[w + i]);
+      }
+    }
+  }
+}
+
+void DynamicContacts::merge_pieces(bool ends, std::vector<std::uint64_t>& out) {
+  // One sorted run per pair kind (its pieces in order), merged two by two.
+  std::array<std::size_t, 7> starts{};
+  std::size_t runs = 0;
+  out.clear();
+  for (std::size_t k = 0; k < pieces_used_; ++k) {
+    const Piece& p = pieces_[k];
+    if (k == 0 || p.kind != pieces_[k - 1].kind) starts[runs++] = out.size();
+    const std::vector<std::uint64_t>& from = ends ? p.ends : p.begins;
+    out.insert(out.end(), from.begin(), from.end());
+  }
+  starts[runs] = out.size();
+  while (runs > 1) {
+    merge_scratch_.resize(out.size());
+    std::array<std::size_t, 7> merged{};
+    std::size_t m = 0;
+    for (std::size_t r = 0; r < runs; r += 2) {
+      merged[m++] = starts[r];
+      const auto from = out.begin() + static_cast<std::ptrdiff_t>(starts[r]);
+      const auto mid = out.begin() + static_cast<std::ptrdiff_t>(starts[std::min(r + 1, runs)]);
+      const auto to = out.begin() + static_cast<std::ptrdiff_t>(starts[std::min(r + 2, runs)]);
+      std::merge(from, mid, mid, to, merge_scratch_.begin() + static_cast<std::ptrdiff_t>(starts[r]));
+    }
+    merged[m] = out.size();
+    out.swap(merge_scratch_);
+    starts = merged;
+    runs = m;
+  }
+}
+
+void DynamicContacts::release_memory() {
+  current_ = false;
+  for (std::vector<Aabb>& s : slack_) std::vector<Aabb>().swap(s);
+  for (auto& p : packed_) std::vector<std::array<float, 4>>().swap(p);
+  for (auto& r : reach_) std::vector<float>().swap(r);
+  for (Candidates& c : candidates_) c = Candidates{};
+  std::vector<Piece>().swap(pieces_);
+  pieces_used_ = 0;
+  std::vector<char>().swap(ran_);
+  boxes_ = Scene{};
+  PairList().swap(box_pairs_);
+  for (auto* v : {&sort_scratch_, &merge_scratch_}) std::vector<std::uint64_t>().swap(*v);
+  std::vector<std::uint32_t>().swap(ids_);
+  counts_built_ = {};
+  least_ = least_reach;
+  unpaid_ = 0;
+}
+
+}  // namespace hitgrid

@@ -1,0 +1,155 @@
+// DynamicContacts: the pairs of a world's dynamic shapes among themselves, carried from
+// frame to frame while every shape stays inside a slack box around where it was.
+//
+// The grid broad phase builds its grid from scratch every frame, which is most of a frame
+// where shapes rest or jitter (an engine's usual frame: most contacts persist). Here each
+// dynamic shape gets a slack box at build(), its bounds grown on every side (slack_of),
+// and the candidates are the pairs of shapes whose slack boxes meet (the grid broad phase
+// on the slack boxes, kept if the filters accept them). Shapes that touch have bounds that
+// meet, so while every shape's bounds stay inside its slack box every touching pair is a
+// candidate, and carry() only runs the exact tests on the candidates (the SIMD kernels,
+// simd/pair_kernels.hpp: intersects() bit for bit on every ISA), reporting the pairs whose
+// answer changed since the last test. The answer is the exact test of a set that holds
+// every touching pair, so it depends only on the shapes, not on the slack boxes or on
+// which frame built them: exact and deterministic (docs/contracts.md).
+//
+// The candidates are kept by pair kind (simd::PairKind), each kind's sorted by slot key
+// (lower slot << 32 | higher), with the two shapes' places in the dynamic scene (first of
+// the pair kind's first shape kind) and whether they touched at the last test: a kind's
+// changes come out sorted, and the six kinds' lists are merged.
+//
+// A world whose shapes leave their slack boxes frame after frame would build them every
+// frame for nothing: wants_build() waits longer and longer (up to max_wait frames) before
+// building again after builds that were carried less than pays_after frames, and the
+// world finds those frames' pairs with the grid instead.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "hitgrid/broadphase/find_pairs.hpp"
+#include "hitgrid/broadphase/grid_index.hpp"
+#include "hitgrid/core/aabb.hpp"
+#include "hitgrid/core/scene.hpp"
+#include "hitgrid/simd/isa.hpp"
+
+namespace hitgrid {
+
+class DynamicContacts {
+ public:
+  /// owners[kind][dense] -> slot, for the shapes of a scene.
+  using Owners = std::array<std::vector<std::uint32_t>, 3>;
+  /// Whether the filters accept a pair of slots.
+  using Accepts = std::function<bool(std::uint32_t, std::uint32_t)>;
+
+  /// The marks are stale: the next carry is refused (the world builds, or uses the grid).
+  void invalidate() { current_ = false; }
+  /// Whether the last build() or carry() completed with no invalidate() since: the marks
+  /// are the touching pairs of the shapes as they were then.
+  bool current() const { return current_; }
+
+  /// Whether carry() may run on `dynamic`: it holds as many shapes of each kind as at the
+  /// last build() and each one's bounds lie within its slack box. The caller vouches that
+  /// since the last build the shapes were only moved in place (Scene::replace) and every
+  /// slot names the shape it named (the world's places_kept). In parallel on the calling
+  /// arena.
+  bool can_carry(const Scene& dynamic);
+  /// The candidates tested on the shapes as can_carry saw them (right after it said yes):
+  /// into `begins` the pairs that touch now and did not at the last test, into `ends` those
+  /// that touched then and no longer do, as sorted slot keys (contents replaced). In
+  /// parallel.
+  void carry(Isa isa, std::vector<std::uint64_t>& begins, std::vector<std::uint64_t>& ends);
+  /// Whether to build() this frame, which carry() cannot take: not while waiting after
+  /// builds that did not last (each build that was carried less than pays_after frames
+  /// doubles the wait, up to max_wait frames; one that was, ends it).
+  bool wants_build();
+  /// New slack boxes for the shapes of `dynamic` and the candidates among them (`finder`
+  /// on the slack boxes; pairs `accepts` refuses left out, null: none is), all tested: the
+  /// touching pairs into `pairs` as sorted slot keys. `slot_count` bounds the slots in
+  /// `owners`. In parallel on the calling arena, `finder`'s inside it.
+  void build(const Scene& dynamic, const Owners& owners, std::size_t slot_count, const Accepts* accepts,
+             PairFinder& finder, Isa isa, std::vector<std::uint64_t>& pairs);
+
+  /// Gives back the candidates and scratch (the next frame builds again).
+  void release_memory();
+
+  /// What the calls did since construction (for tests and benchmarks: the answer does not
+  /// depend on it).
+  struct Counts {
+    std::uint64_t builds = 0;
+    std::uint64_t carries = 0;
+    std::uint64_t escapes = 0;     // can_carry refused: a shape left its slack box, or shapes came
+    std::uint64_t waits = 0;       // wants_build said no
+    std::uint64_t candidates = 0;  // the last build's
+  };
+  const Counts& counts() const { return counts_; }
+
+  /// A shape's slack on each side: its place's reach times its bounds' larger side, or
+  /// times slack_floor of the mean larger side of the scene if that is more (points and
+  /// slivers move too). A reach starts at least_reach and doubles, up to most_reach, each
+  /// time the place's shape is found outside its slack box at a build; and every reach is
+  /// at least a least reach that doubles after two builds running that did not pay and
+  /// halves (down to least_reach) after one that was carried long_run frames.
+  static constexpr float least_reach = 0.125f, most_reach = 1.0f;
+  static constexpr std::uint32_t long_run = 64;
+  static constexpr double slack_floor = 0.5;
+  static constexpr std::uint32_t pays_after = 1;  // carries that pay for a build
+  static constexpr std::uint32_t max_wait = 64;   // frames
+
+ private:
+  /// A pair kind's candidates, sorted by key: slot key, the places of the first and the
+  /// second shape (of the pair kind's first and second shape kinds), the last test's answer.
+  struct Candidates {
+    std::vector<std::uint64_t> keys;
+    std::vector<std::uint32_t> first, second;
+    std::vector<std::uint8_t> touched;
+    std::vector<std::uint8_t> next;  // the answers of the test running, then swapped in
+    void clear();
+  };
+  /// The exact tests run on this many candidates at a time (a piece, one task), in windows
+  /// of `window`.
+  static constexpr std::size_t piece_size = 4096, window = 256;
+  struct Piece {
+    std::size_t kind, first, last;  // candidates [first, last) of pair kind `kind`
+    std::vector<std::uint64_t> begins, ends;
+  };
+
+  /// The pieces of every kind's candidates, tested in parallel: `all` puts every touching
+  /// pair into begins (and sets the marks), else the changes go into begins and ends.
+  void test_all(Isa isa, bool all);
+  void test_piece(Isa isa, bool all, Piece& p);
+  /// The pieces' begins (ends: `ends`), sorted within each kind, merged into `out`.
+  void merge_pieces(bool ends, std::vector<std::uint64_t>& out);
+  /// The slack boxes of `dynamic`'s shapes, by kind and place, and the same as a scene of
+  /// boxes (kinds one after another); the reaches grown and the shapes packed.
+  void make_slack_boxes(const Scene& dynamic);
+  /// The candidates from the pairs of slack boxes, sorted, with their places.
+  void make_candidates(const Owners& owners, std::size_t slot_count, const Accepts* accepts);
+
+  bool current_ = false;
+  std::array<std::size_t, 3> counts_built_{};  // shapes of each kind at the last build
+  std::uint32_t carried_ = 0;                  // carries since the last build
+  std::uint32_t wait_ = 0, next_wait_ = 0;     // frames wants_build says no, and after the next build
+  std::uint32_t unpaid_ = 0;                   // builds running that did not pay
+  float least_ = least_reach;                  // every place's reach at least
+  Counts counts_;
+  std::array<std::vector<Aabb>, 3> slack_;  // by kind, place
+  std::array<std::vector<float>, 3> reach_;  // by kind, place
+  // By kind, place: the shapes' packed geometry (pair_kernels.hpp), written by can_carry
+  // and build, read by the tests (one load a shape rather than one a column).
+  std::array<std::vector<std::array<float, 4>>, 3> packed_;
+  std::array<Candidates, 6> candidates_;    // by simd::PairKind
+  std::vector<Piece> pieces_;  // the first pieces_used_ are the last test's
+  std::size_t pieces_used_ = 0;
+  std::vector<char> ran_;  // test_all's marks
+  // build()'s scratch, kept between builds.
+  Scene boxes_;
+  PairList box_pairs_;
+  std::vector<std::uint32_t> ids_;  // by slot: the shape's ShapeId bits
+  std::vector<std::uint64_t> sort_scratch_, merge_scratch_;
+};
+
+}  // namespace hitgrid
