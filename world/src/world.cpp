@@ -620,8 +620,10 @@ struct World::State {
   /// The dynamic circles with a displacement this frame, by slot, into `moving`.
   void list_moving_circles() {
     moving.clear();
+    if (!displaced) return;
     for (std::uint32_t slot : owners[dynamic_scene][static_cast<std::size_t>(ShapeKind::circle)])
       if (slots[slot].displacement.x != 0.0f || slots[slot].displacement.y != 0.0f) moving.push_back(slot);
+    displaced = !moving.empty();
   }
 
   Circle circle_at(std::uint32_t slot) const { return scenes[dynamic_scene].circle(slots[slot].dense); }
@@ -936,6 +938,9 @@ struct World::State {
   std::vector<Events> event_pieces;  // find_events' pieces, kept between steps
   std::vector<Impact> impacts;
   std::vector<std::uint32_t> moving;  // slots of the circles with a displacement
+  // Some circle may have a displacement: one was set since a step found none (a world
+  // without continuous collision does not look at every circle every step).
+  bool displaced = false;
   Scene swept;                        // their swept bounds, as boxes
   std::vector<CrossPair> swept_pairs;
   std::vector<std::uint64_t> pair_keys;     // the step's pairs as slot keys, then sorted
@@ -1101,6 +1106,7 @@ void World::set_displacement(ShapeHandle circle, Vec2 v) {
   if (!std::isfinite(v.x) || !std::isfinite(v.y))
     throw Error("set_displacement: " + handle_text(circle) + ": the displacement is not finite");
   s.slots[circle.index].displacement = v;
+  s.displaced = s.displaced || v.x != 0.0f || v.y != 0.0f;
 }
 
 Vec2 World::displacement(ShapeHandle handle) const { return s_->live(handle, "displacement").displacement; }
