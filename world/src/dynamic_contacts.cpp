@@ -200,7 +200,7 @@ void DynamicContacts::make_candidates(const Owners& owners, std::size_t slot_cou
   const std::uint64_t low = (std::uint64_t{1} << bits) - 1;
   for (std::size_t pk = 0; pk < 6; ++pk) {
     Candidates& c = candidates_[pk];
-    sort_keys(c.keys, 2 * bits, sort_scratch_);
+    sort_keys(c.keys, 2 * bits, merge_scratch_);  // (merge_pieces' scratch, free until then)
     c.keys.erase(std::unique(c.keys.begin(), c.keys.end()), c.keys.end());
     c.first.resize(c.keys.size());
     c.second.resize(c.keys.size());
@@ -317,7 +317,7 @@ void DynamicContacts::release_memory() {
   std::vector<char>().swap(ran_);
   boxes_ = Scene{};
   PairList().swap(box_pairs_);
-  for (auto* v : {&sort_scratch_, &merge_scratch_}) std::vector<std::uint64_t>().swap(*v);
+  std::vector<std::uint64_t>().swap(merge_scratch_);
   std::vector<std::uint32_t>().swap(ids_);
   counts_built_ = {};
   least_ = least_reach;

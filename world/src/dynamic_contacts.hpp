@@ -149,7 +149,7 @@ class DynamicContacts {
   Scene boxes_;
   PairList box_pairs_;
   std::vector<std::uint32_t> ids_;  // by slot: the shape's ShapeId bits
-  std::vector<std::uint64_t> sort_scratch_, merge_scratch_;
+  std::vector<std::uint64_t> merge_scratch_;  // merge_pieces', and the candidates' sort's
 };
 
 }  // namespace hitgrid
