@@ -32,6 +32,7 @@
 #include "hitgrid/core/splitmix64.hpp"
 #include "hitgrid/simd/isa.hpp"
 #include "support/adversarial.hpp"
+#include "support/nudged.hpp"
 #include "support/sanitizer_builds.hpp"
 #include "support/task_hooks.hpp"
 
@@ -217,28 +218,7 @@ AnyShape moved(const AnyShape& s, double dx, double dy) {
   return m.min.x <= m.max.x && m.min.y <= m.max.y ? m : b;
 }
 
-float nudged(float v, SplitMix64& r) {
-  const std::uint64_t d = r.next() % 3;
-  if (d == 0) return v;
-  const float n =
-      std::nextafter(v, d == 1 ? std::numeric_limits<float>::infinity() : -std::numeric_limits<float>::infinity());
-  return std::isfinite(n) ? n : v;
-}
-/// Every coordinate moved by at most one ulp (a box's both sides alike, min <= max kept).
-AnyShape nudged(const AnyShape& s, SplitMix64& r) {
-  if (const auto* g = std::get_if<Segment>(&s))
-    return Segment{{nudged(g->a.x, r), nudged(g->a.y, r)}, {nudged(g->b.x, r), nudged(g->b.y, r)}};
-  if (const auto* c = std::get_if<Circle>(&s)) {
-    const float radius = nudged(c->r, r);
-    return Circle{{nudged(c->c.x, r), nudged(c->c.y, r)}, radius < 0 ? c->r : radius};
-  }
-  const Box& b = std::get<Box>(s);
-  const std::uint64_t seed = r.next();
-  SplitMix64 x(seed), y(seed ^ 1);
-  SplitMix64 x2(seed), y2(seed ^ 1);
-  const Box m{{nudged(b.min.x, x), nudged(b.min.y, y)}, {nudged(b.max.x, x2), nudged(b.max.y, y2)}};
-  return m.min.x <= m.max.x && m.min.y <= m.max.y ? m : b;
-}
+using test::nudged;
 
 double size_of(const AnyShape& s) {
   const Aabb b = std::visit([](const auto& g) { return bounds(g); }, s);

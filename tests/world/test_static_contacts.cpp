@@ -39,6 +39,7 @@
 #include "static_contacts.hpp"
 #include "support/adversarial.hpp"
 #include "support/exact_reference.hpp"
+#include "support/nudged.hpp"
 #include "support/sanitizer_builds.hpp"
 #include "support/task_hooks.hpp"
 
@@ -705,37 +706,7 @@ TEST_CASE("static contacts equal the brute force through a history near 1e6 and 
     }
 }
 
-namespace {
-
-/// The one-ulp neighbour of v in a random direction (or v), kept finite.
-float nudged(float v, SplitMix64& r) {
-  const std::uint64_t d = r.next() % 3;
-  if (d == 0) return v;
-  const float n =
-      std::nextafter(v, d == 1 ? std::numeric_limits<float>::infinity() : -std::numeric_limits<float>::infinity());
-  return std::isfinite(n) ? n : v;
-}
-AnyShape nudged(const AnyShape& s, SplitMix64& r) {
-  if (const auto* g = std::get_if<Segment>(&s))
-    return Segment{{nudged(g->a.x, r), nudged(g->a.y, r)}, {nudged(g->b.x, r), nudged(g->b.y, r)}};
-  if (const auto* c = std::get_if<Circle>(&s)) {
-    const float radius = nudged(c->r, r);
-    return Circle{{nudged(c->c.x, r), nudged(c->c.y, r)}, radius < 0 ? c->r : radius};
-  }
-  // A box moves a step in each axis, both sides alike, so that min <= max stays.
-  const Box& b = std::get<Box>(s);
-  const std::uint64_t dx = r.next() % 3, dy = r.next() % 3;
-  auto step = [](float v, std::uint64_t d) {
-    if (d == 0) return v;
-    const float n =
-        std::nextafter(v, d == 1 ? std::numeric_limits<float>::infinity() : -std::numeric_limits<float>::infinity());
-    return std::isfinite(n) ? n : v;
-  };
-  const Box moved{{step(b.min.x, dx), step(b.min.y, dy)}, {step(b.max.x, dx), step(b.max.y, dy)}};
-  return moved.min.x <= moved.max.x && moved.min.y <= moved.max.y ? moved : b;
-}
-
-}  // namespace
+using test::nudged;
 
 TEST_CASE("static contacts of the adversarial families equal the brute force, and after one-ulp moves",
           "[world][static_contacts]") {
