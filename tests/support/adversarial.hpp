@@ -138,4 +138,24 @@ std::string describe(const Segment& s);
 std::string describe(const Circle& c);
 std::string describe(const Box& b);
 
+/// `rounds` rounds of one pair of each kind from g (segment-segment, segment-circle,
+/// segment-box, circle-circle, circle-box, box-box), each handed to place(a, b).
+template <class Place>
+void place_pairs(Generator& g, int rounds, Place&& place) {
+  for (int i = 0; i < rounds; ++i) {
+    const auto ss = g.segment_segment();
+    place(ss.first, ss.second);
+    const auto sc = g.segment_circle();
+    place(sc.first, sc.second);
+    const auto sb = g.segment_box();
+    place(sb.first, sb.second);
+    const auto cc = g.circle_circle();
+    place(cc.first, cc.second);
+    const auto cb = g.circle_box();
+    place(cb.first, cb.second);
+    const auto bb = g.box_box();
+    place(bb.first, bb.second);
+  }
+}
+
 }  // namespace hitgrid::test

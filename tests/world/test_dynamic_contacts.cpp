@@ -321,20 +321,7 @@ TEST_CASE("dynamic contacts of the adversarial families equal the brute force, a
       home.add(a, slot++);
       home.add(b, slot++);
     };
-    for (int i = 0; i < 24; ++i) {
-      const auto ss = g.segment_segment();
-      place(ss.first, ss.second);
-      const auto sc = g.segment_circle();
-      place(sc.first, sc.second);
-      const auto sb = g.segment_box();
-      place(sb.first, sb.second);
-      const auto cc = g.circle_circle();
-      place(cc.first, cc.second);
-      const auto cb = g.circle_box();
-      place(cb.first, cb.second);
-      const auto bb = g.box_box();
-      place(bb.first, bb.second);
-    }
+    test::place_pairs(g, 24, place);
     Runners runners;
     Tally tally;
     Side now = home;

@@ -727,20 +727,7 @@ TEST_CASE("static contacts of the adversarial families equal the brute force, an
       statics.add(swap ? b : a, static_slots.next());
       dynamics.add(swap ? a : b, dynamic_slots.next());
     };
-    for (int i = 0; i < 36; ++i) {
-      const auto ss = g.segment_segment();
-      place(ss.first, ss.second);
-      const auto sc = g.segment_circle();
-      place(sc.first, sc.second);
-      const auto sb = g.segment_box();
-      place(sb.first, sb.second);
-      const auto cc = g.circle_circle();
-      place(cc.first, cc.second);
-      const auto cb = g.circle_box();
-      place(cb.first, cb.second);
-      const auto bb = g.box_box();
-      place(bb.first, bb.second);
-    }
+    test::place_pairs(g, 36, place);
     const GridIndex index(statics.scene);
     for (float margin : {0.0f, 0.25f}) {
       INFO(test::family_name(family) << ", margin " << margin);
