@@ -9,6 +9,7 @@
 #include "hitgrid/broadphase/sort_keys.hpp"
 #include "hitgrid/core/shape_id.hpp"
 #include "hitgrid/simd/pair_kernels.hpp"
+#include "packed_shape.hpp"
 
 namespace hitgrid {
 
@@ -21,36 +22,15 @@ constexpr std::array<ShapeKind, 6> first_kind = {ShapeKind::segment, ShapeKind::
                                                  ShapeKind::circle,  ShapeKind::circle,  ShapeKind::box};
 constexpr std::array<ShapeKind, 6> second_kind = {ShapeKind::segment, ShapeKind::circle, ShapeKind::box,
                                                   ShapeKind::circle,  ShapeKind::box,    ShapeKind::box};
-/// The simd::PairKind of shape kinds a <= b.
-constexpr std::size_t pair_kind_of(std::size_t a, std::size_t b) { return a == 0 ? b : a == 1 ? 2 + b : 5; }
 
 /// Shape i of `kind` in `scene`: its packed geometry into g, and its bounds.
 Aabb pack_at(const Scene& scene, ShapeKind kind, std::uint32_t i, std::array<float, 4>& g) {
-  switch (kind) {
-    case ShapeKind::segment: {
-      const Segment s = scene.segment(i);
-      g = {s.a.x, s.a.y, s.b.x, s.b.y};
-      return bounds(s);
-    }
-    case ShapeKind::circle: {
-      const Circle c = scene.circle(i);
-      g = {c.c.x, c.c.y, c.r, 0.0f};
-      return bounds(c);
-    }
-    case ShapeKind::box:
-      break;
-  }
-  const Box b = scene.box(i);
-  g = {b.min.x, b.min.y, b.max.x, b.max.y};
-  return bounds(b);
+  pack_shape(scene, kind, i, g.data());
+  return packed_bounds(kind, g.data());
 }
 
 bool inside(const Aabb& b, const Aabb& slack) {
   return slack.min.x <= b.min.x && slack.min.y <= b.min.y && b.max.x <= slack.max.x && b.max.y <= slack.max.y;
-}
-
-double larger_side(const Aabb& b) {
-  return std::max(double{b.max.x} - double{b.min.x}, double{b.max.y} - double{b.min.y});
 }
 
 }  // namespace
@@ -194,8 +174,7 @@ void DynamicContacts::make_candidates(const Owners& owners, std::size_t slot_cou
     std::uint32_t sa = owners[at(a.kind())][a.index()], sb = owners[at(b.kind())][b.index()];
     if (accepts && !(*accepts)(sa, sb)) continue;
     if (sb < sa) std::swap(sa, sb);
-    const std::size_t ka = at(a.kind()), kb = at(b.kind());
-    candidates_[pair_kind_of(std::min(ka, kb), std::max(ka, kb))].keys.push_back(std::uint64_t{sa} << bits | sb);
+    candidates_[static_cast<std::size_t>(pair_kind(a.kind(), b.kind()))].keys.push_back(std::uint64_t{sa} << bits | sb);
   }
   const std::uint64_t low = (std::uint64_t{1} << bits) - 1;
   for (std::size_t pk = 0; pk < 6; ++pk) {

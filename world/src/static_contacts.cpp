@@ -14,7 +14,7 @@
 #include "hitgrid/core/intersects.hpp"
 #include "hitgrid/core/within_distance.hpp"
 #include "hitgrid/simd/pair_kernels.hpp"
-#include "unpacked_shape.hpp"
+#include "packed_shape.hpp"
 
 namespace hitgrid {
 namespace {
@@ -45,43 +45,11 @@ constexpr double max_ahead = 4.0;
 /// with what the shape does now: a shape that stopped does not keep testing a long list.
 constexpr std::uint32_t max_age_grown = 256;
 
-double larger_side(const Aabb& box) { return std::max(double{box.max.x} - box.min.x, double{box.max.y} - box.min.y); }
 double min_slack(const Aabb& box, float cell) {
   return std::max(min_slack_per_side * larger_side(box), min_slack_per_cell * double{cell});
 }
 Vec2d center_of(const Aabb& box) {
   return {0.5 * (double{box.min.x} + box.max.x), 0.5 * (double{box.min.y} + box.max.y)};
-}
-
-/// The packed geometry of a shape (pair_kernels.hpp; back: unpack, unpacked_shape.hpp).
-void pack(const Segment& s, float* g) { g[0] = s.a.x, g[1] = s.a.y, g[2] = s.b.x, g[3] = s.b.y; }
-void pack(const Circle& c, float* g) { g[0] = c.c.x, g[1] = c.c.y, g[2] = c.r, g[3] = 0.0f; }
-void pack(const Box& b, float* g) { g[0] = b.min.x, g[1] = b.min.y, g[2] = b.max.x, g[3] = b.max.y; }
-
-/// Shape i of `kind` in `scene` packed into g.
-void pack_shape(const Scene& scene, ShapeKind kind, std::uint32_t i, float* g) {
-  switch (kind) {
-    case ShapeKind::segment:
-      return pack(scene.segment(i), g);
-    case ShapeKind::circle:
-      return pack(scene.circle(i), g);
-    case ShapeKind::box:
-      break;
-  }
-  pack(scene.box(i), g);
-}
-
-/// The bounds of a packed shape of `kind`.
-Aabb packed_bounds(ShapeKind kind, const float* g) {
-  switch (kind) {
-    case ShapeKind::segment:
-      return bounds(Segment{{g[0], g[1]}, {g[2], g[3]}});
-    case ShapeKind::circle:
-      return bounds(Circle{{g[0], g[1]}, g[2]});
-    case ShapeKind::box:
-      break;
-  }
-  return {{g[0], g[1]}, {g[2], g[3]}};
 }
 
 /// Whether the disk of a packed circle (c, r) lies within `slack` with room to spare, in a
@@ -94,19 +62,6 @@ bool disk_surely_in(const Aabb& slack, const float* g) {
   const double room = (std::abs(cx) + std::abs(cy) + r) * 0x1p-50;
   return slack.min.x < cx - r - room && cx + r + room < slack.max.x && slack.min.y < cy - r - room &&
          cy + r + room < slack.max.y;
-}
-
-/// The kernel's kind for a pair of shape kinds (the kernels take the kinds in the order
-/// segment, circle, box).
-simd::PairKind pair_kind(ShapeKind a, ShapeKind b) {
-  const auto lo = std::min(a, b), hi = std::max(a, b);
-  if (lo == ShapeKind::segment)
-    return hi == ShapeKind::segment  ? simd::PairKind::segment_segment
-           : hi == ShapeKind::circle ? simd::PairKind::segment_circle
-                                     : simd::PairKind::segment_box;
-  if (lo == ShapeKind::circle)
-    return hi == ShapeKind::circle ? simd::PairKind::circle_circle : simd::PairKind::circle_box;
-  return simd::PairKind::box_box;
 }
 
 }  // namespace

@@ -49,7 +49,7 @@
 #include "hitgrid/core/within_distance.hpp"
 #include "dynamic_contacts.hpp"
 #include "static_contacts.hpp"
-#include "unpacked_shape.hpp"
+#include "packed_shape.hpp"
 
 namespace hitgrid {
 namespace {
