@@ -33,6 +33,18 @@ bool inside(const Aabb& b, const Aabb& slack) {
   return slack.min.x <= b.min.x && slack.min.y <= b.min.y && b.max.x <= slack.max.x && b.max.y <= slack.max.y;
 }
 
+/// Whether the bounds (min x, min y, max x, max y) lie within `slack`, without a branch.
+bool bounds_in(const Aabb& slack, float minx, float miny, float maxx, float maxy) {
+  return (static_cast<int>(slack.min.x <= minx) & static_cast<int>(slack.min.y <= miny) &
+          static_cast<int>(maxx <= slack.max.x) & static_cast<int>(maxy <= slack.max.y)) != 0;
+}
+
+/// Whether the shape of `kind` packed in g lies within `slack`: its bounds do, or for a
+/// circle its disk does (only the disk can touch; its bounds are rounded outward).
+bool lies_in(ShapeKind kind, const float* g, const Aabb& slack) {
+  return (kind == ShapeKind::circle && disk_surely_in(slack, g)) || inside(packed_bounds(kind, g), slack);
+}
+
 }  // namespace
 
 void DynamicContacts::Candidates::clear() {
@@ -53,14 +65,10 @@ bool DynamicContacts::can_carry(const Scene& dynamic) {
   std::atomic<bool> escaped{false};
   for (std::size_t k = 0; k < 3; ++k) {
     const auto kind = static_cast<ShapeKind>(k);
-    const std::vector<Aabb>& slack = slack_[k];
-    const std::size_t blocks = (slack.size() + piece_size - 1) / piece_size;
+    const std::size_t blocks = (slack_[k].size() + piece_size - 1) / piece_size;
     detail::parallel_for(std::size_t{0}, blocks, [&](std::size_t b) {
-      const auto last = static_cast<std::uint32_t>(std::min(slack.size(), (b + 1) * piece_size));
-      bool out = false;
-      for (auto i = static_cast<std::uint32_t>(b * piece_size); i < last; ++i)
-        out |= !inside(pack_at(dynamic, kind, i, packed_[k][i]), slack[i]);
-      if (out) escaped.store(true, std::memory_order_relaxed);
+      const std::size_t first = b * piece_size, last = std::min(slack_[k].size(), first + piece_size);
+      if (!pack_inside(dynamic, kind, first, last)) escaped.store(true, std::memory_order_relaxed);
     });
   }
   if (escaped.load(std::memory_order_relaxed)) {
@@ -68,6 +76,44 @@ bool DynamicContacts::can_carry(const Scene& dynamic) {
     return false;
   }
   return true;
+}
+
+bool DynamicContacts::pack_inside(const Scene& dynamic, ShapeKind kind, std::size_t first, std::size_t last) {
+  // Every shape is packed and tested, without a branch on the outcome (they are almost all
+  // in): the loops run straight from the scene's columns.
+  const Aabb* slack = slack_[at(kind)].data();
+  std::array<float, 4>* packed = packed_[at(kind)].data();
+  bool in = true;
+  switch (kind) {
+    case ShapeKind::segment: {
+      const SegmentArrays& s = dynamic.segments();
+      for (std::size_t i = first; i < last; ++i) {
+        const float ax = s.ax[i], ay = s.ay[i], bx = s.bx[i], by = s.by[i];
+        packed[i] = {ax, ay, bx, by};
+        in &= bounds_in(slack[i], std::min(ax, bx), std::min(ay, by), std::max(ax, bx), std::max(ay, by));
+      }
+      return in;
+    }
+    case ShapeKind::circle: {
+      const CircleArrays& c = dynamic.circles();
+      for (std::size_t i = first; i < last; ++i) {
+        packed[i] = {c.cx[i], c.cy[i], c.r[i], 0.0f};
+        // lies_in, with its usual answer (the disk surely in) apart.
+        if (!disk_surely_in(slack[i], packed[i].data())) [[unlikely]]
+          in &= inside(packed_bounds(kind, packed[i].data()), slack[i]);
+      }
+      return in;
+    }
+    case ShapeKind::box:
+      break;
+  }
+  const BoxArrays& x = dynamic.boxes();
+  for (std::size_t i = first; i < last; ++i) {
+    const float minx = x.minx[i], miny = x.miny[i], maxx = x.maxx[i], maxy = x.maxy[i];
+    packed[i] = {minx, miny, maxx, maxy};
+    in &= bounds_in(slack[i], minx, miny, maxx, maxy);
+  }
+  return in;
 }
 
 void DynamicContacts::carry(Isa isa, std::vector<std::uint64_t>& begins,
@@ -128,9 +174,10 @@ void DynamicContacts::make_slack_boxes(const Scene& dynamic) {
     // A place whose shape left its slack box gets twice the reach (a shape moving faster
     // than its slack, or a slanted segment whose bounds are short beside its length).
     reach_[k].resize(n, least_reach);
-    for (std::uint32_t i = 0; i < std::min(n, slack_[k].size()); ++i)
-      if (!inside(pack_at(dynamic, kind, i, packed_[k][i]), slack_[k][i]))
-        reach_[k][i] = std::min(2.0f * reach_[k][i], most_reach);
+    for (std::uint32_t i = 0; i < std::min(n, slack_[k].size()); ++i) {
+      pack_shape(dynamic, kind, i, packed_[k][i].data());
+      if (!lies_in(kind, packed_[k][i].data(), slack_[k][i])) reach_[k][i] = std::min(2.0f * reach_[k][i], most_reach);
+    }
     slack_[k].resize(n);
     packed_[k].resize(n);
     for (std::uint32_t i = 0; i < n; ++i) {

@@ -52,7 +52,8 @@ class DynamicContacts {
   bool current() const { return current_; }
 
   /// Whether carry() may run on `dynamic`: it holds as many shapes of each kind as at the
-  /// last build() and each one's bounds lie within its slack box. The caller vouches that
+  /// last build() and each one lies within its slack box (a circle's disk, not its bounds
+  /// rounded outward: only the disk can touch). The caller vouches that
   /// since the last build the shapes were only moved in place (Scene::replace) and every
   /// slot names the shape it named (the world's places_kept). In parallel on the calling
   /// arena.
@@ -120,6 +121,9 @@ class DynamicContacts {
   /// The pieces of every kind's candidates, tested in parallel: `all` puts every touching
   /// pair into begins (and sets the marks), else the changes go into begins and ends.
   void test_all(Isa isa, bool all);
+  /// Shapes [first, last) of `kind` from `dynamic` packed into packed_; whether each one
+  /// lies within its slack box.
+  bool pack_inside(const Scene& dynamic, ShapeKind kind, std::size_t first, std::size_t last);
   void test_piece(Isa isa, bool all, Piece& p);
   /// The pieces' begins (ends: `ends`), sorted within each kind, merged into `out`.
   void merge_pieces(bool ends, std::vector<std::uint64_t>& out);

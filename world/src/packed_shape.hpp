@@ -6,6 +6,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 
 #include "hitgrid/core/scene.hpp"
@@ -72,6 +73,19 @@ constexpr simd::PairKind pair_kind(ShapeKind a, ShapeKind b) {
   if (lo == ShapeKind::circle)
     return hi == ShapeKind::circle ? simd::PairKind::circle_circle : simd::PairKind::circle_box;
   return simd::PairKind::box_box;
+}
+
+/// Whether the disk of a packed circle (c, r) lies within `box` with room to spare, in a
+/// few double operations: the test a moving circle passes every frame against the box it
+/// is expected to stay in, without rounding its bounds outward float by float. Each side
+/// c -+ r is computed within (|c| + r) 2^-52 of its exact value; the margin asked,
+/// (|cx| + |cy| + r) 2^-50, is more than that, so true means the disk is in the box. False
+/// proves nothing (the exact bounds decide then).
+inline bool disk_surely_in(const Aabb& box, const float* g) {
+  const double cx = g[0], cy = g[1], r = g[2];
+  const double room = (std::abs(cx) + std::abs(cy) + r) * 0x1p-50;
+  return (static_cast<int>(box.min.x < cx - r - room) & static_cast<int>(cx + r + room < box.max.x) &
+          static_cast<int>(box.min.y < cy - r - room) & static_cast<int>(cy + r + room < box.max.y)) != 0;
 }
 
 /// The larger side of a box, in double (exact for float bounds).

@@ -52,18 +52,6 @@ Vec2d center_of(const Aabb& box) {
   return {0.5 * (double{box.min.x} + box.max.x), 0.5 * (double{box.min.y} + box.max.y)};
 }
 
-/// Whether the disk of a packed circle (c, r) lies within `slack` with room to spare, in a
-/// few double operations: the test a circle's list passes every frame, without rounding its
-/// bounds outward float by float. Each side c -+ r is computed within (|c| + r) 2^-52 of its
-/// exact value; the margin asked, (|cx| + |cy| + r) 2^-50, is more than that, so true means
-/// the disk is in the box. False proves nothing (the exact bounds decide then).
-bool disk_surely_in(const Aabb& slack, const float* g) {
-  const double cx = g[0], cy = g[1], r = g[2];
-  const double room = (std::abs(cx) + std::abs(cy) + r) * 0x1p-50;
-  return slack.min.x < cx - r - room && cx + r + room < slack.max.x && slack.min.y < cy - r - room &&
-         cy + r + room < slack.max.y;
-}
-
 }  // namespace
 
 void StaticContacts::Run::clear() {

@@ -810,10 +810,27 @@ struct World::State {
     if (i + c < g) throw std::logic_error("hitgrid: a pair ended that the last step did not have");
     const HandlePair *in = current.data() + i, *const in_end = current.data() + i_end;
     HandlePair* out = next.data() + (i + c - g);
+    HandlePair* const out_end = next.data() + (i_end + c_end - g_end);
+    // The pairs before `key` to out: a few changes apart, so rather than a branch per pair
+    // (mispredicted where each run ends), a block at a time, copied whole and counted (the
+    // pairs are sorted: those below the key come first), while a block fits in the piece;
+    // what a block wrote past the count is written again after.
+    auto copy_below = [&](std::uint64_t key) {
+      constexpr std::size_t block = 8;
+      while (in_end - in >= static_cast<std::ptrdiff_t>(block) && out_end - out >= static_cast<std::ptrdiff_t>(block)) {
+        std::size_t below = 0;
+        for (std::size_t j = 0; j < block; ++j) below += slot_key(in[j]) < key ? 1 : 0;
+        std::copy_n(in, block, out);
+        in += below;
+        out += below;
+        if (below != block) return;
+      }
+      while (in != in_end && slot_key(*in) < key) *out++ = *in++;
+    };
     while (g < g_end || c < c_end) {
       const bool goes = c == c_end || (g < g_end && gone[g] < came[c]);
       const std::uint64_t key = goes ? gone[g++] : came[c++];
-      while (in != in_end && slot_key(*in) < key) *out++ = *in++;
+      copy_below(key);
       const bool had = in != in_end && slot_key(*in) == key;
       if (goes) {
         if (!had) throw std::logic_error("hitgrid: a pair ended that the last step did not have");
