@@ -1150,6 +1150,58 @@ TEST_CASE("a circle crossing a zero-thickness wall at 1e4 units per frame is rep
   CHECK(world.impacts().empty());
 }
 
+TEST_CASE("a huge circle moving far less than its size reports what its edge sweeps over", "[world]") {
+  // c + v rounds to c in double when v is below 2^-53 of c (a circle of radius 2^58 moving
+  // by 5): the swept bounds must still reach the 5 the edge goes, and the shapes there.
+  struct Case {
+    Circle big;
+    Vec2 v;
+    Shape other;
+    double t;  // the exact first time of contact
+  };
+  const float e6 = 0x1.e848p19f, tiny = 0x1p-42f;  // 1e6 and 2^-42
+  const std::vector<Case> cases = {
+      {Circle{{0x1p58f, 0}, 0x1p58f}, {-5, 0}, Circle{{-1, 0}, 0}, 0.2},
+      {Circle{{0, 0x1p58f}, 0x1p58f}, {0, -5}, Circle{{0, -1}, 0}, 0.2},
+      {Circle{{-0x1p58f, 0}, 0x1p58f}, {5, 0}, Circle{{1, 0}, 0}, 0.2},
+      {Circle{{e6, 0}, e6}, {-0x1p-40f, 0}, Circle{{-tiny, 0}, 0}, 0.25},
+      {Circle{{e6, 0}, e6}, {-0x1p-40f, 0}, Segment{{-tiny, -1}, {-tiny, 1}}, 0.25},
+      {Circle{{e6, 0}, e6}, {-0x1p-40f, 0}, Box{{-1, -1}, {-tiny, 1}}, 0.25},
+  };
+  for (const Case& k : cases)
+    for (BodyType body : {BodyType::static_body, BodyType::dynamic_body}) {
+      INFO("radius " << k.big.r << ", v (" << k.v.x << ", " << k.v.y << "), the other shape "
+                     << (body == BodyType::static_body ? "static" : "dynamic"));
+      World world;
+      std::map<ShapeHandle, ModelShape> shapes;
+      const ShapeHandle big = world.create({k.big});
+      shapes[big] = {k.big, BodyType::dynamic_body, {}, 0};
+      const ShapeHandle other = world.create(ShapeDef(k.other, body));
+      shapes[other] = {k.other, body, {}, 0};
+      world.set_displacement(big, k.v);
+      world.step();
+      REQUIRE(world.impacts().size() == 1);
+      const Impact i = world.impacts()[0];
+      CHECK(i.moving == big);
+      CHECK(i.other == other);
+      CHECK(i.kind == ToiKind::impact);
+      CHECK(std::abs(i.t - k.t) <= 0x1p-46 * k.t);
+      CHECK(std::vector<Impact>(world.impacts().begin(), world.impacts().end()) ==
+            model_impacts(shapes, {{big, k.v}}));
+    }
+  // The huge circle as the other moving shape: the small one moves too, the relative
+  // motion is the 5.
+  World world;
+  const ShapeHandle big = world.create({Circle{{0x1p58f, 0}, 0x1p58f}});
+  const ShapeHandle small = world.create({Circle{{-1, 0}, 0}});
+  world.set_displacement(big, {-3, 0});
+  world.set_displacement(small, {2, 0});
+  world.step();
+  REQUIRE(world.impacts().size() == 1);
+  CHECK(world.impacts()[0].kind == ToiKind::impact);
+  CHECK(std::abs(world.impacts()[0].t - 0.2) <= 0x1p-46 * 0.2);
+}
+
 TEST_CASE("the nearest hit of a ray or segment cast is the first of all its hits, in large worlds too", "[world]") {
   // Many shapes over a wide world (the search widens its window several times before it
   // meets the first hit), a lattice (rays through many corners and along rows of

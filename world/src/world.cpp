@@ -62,6 +62,19 @@ constexpr std::uint32_t last_generation = ~std::uint32_t{0};
 std::size_t scene_of(BodyType body) { return body == BodyType::static_body ? static_scene : dynamic_scene; }
 ShapeKind kind_of(const Shape& shape) { return static_cast<ShapeKind>(shape.index()); }
 
+/// A float at most (float_under) or at least (float_over) every value within `err` of v,
+/// where v and err are doubles computed with rounding errors (the subtraction or addition
+/// of err is rounded too: one float step further covers it), clamped to the finite floats
+/// (no shape lies beyond them). For bounds of sums whose terms cancel: a double rounding
+/// of each term is a step of the terms' size, not of the result's, so err must be of the
+/// terms' size (a few 2^-53 times the sum of their magnitudes).
+float float_under(double v, double err) {
+  return std::max(next_float_down(float_at_most(v - err)), -std::numeric_limits<float>::max());
+}
+float float_over(double v, double err) {
+  return std::min(next_float_up(float_at_least(v + err)), std::numeric_limits<float>::max());
+}
+
 std::string handle_text(ShapeHandle h) {
   return "shape (slot " + std::to_string(h.index) + ", generation " + std::to_string(h.generation) + ")";
 }
@@ -582,18 +595,18 @@ struct World::State {
     return key_of(static_cast<std::uint32_t>(k >> 32), static_cast<std::uint32_t>(k));
   }
 
-  /// The swept disk's bounds, rounded outward one float step past the double values, so
-  /// that they hold the exact path (c + v is formed in double with error below a float's
-  /// step).
+  /// The swept disk's bounds: they hold the exact path, the disk at c + t v for t in [0,
+  /// 1]. Each side, min(c, c + v) - r, is two double operations on floats whose errors are
+  /// within 2^-53 of the terms (|c| + |v| + r) each, however much the terms cancel (a
+  /// circle of radius 2^58 moving by 5: c + v rounds to c): float_under and float_over
+  /// widen by 2^-50 of them.
   static Aabb swept_bounds(const Circle& c, Vec2 v) {
     const double x0 = double{c.c.x}, x1 = x0 + double{v.x}, y0 = double{c.c.y}, y1 = y0 + double{v.y};
     const double r = c.r;
-    // (Clamped to the finite floats: no shape lies beyond them.)
-    static constexpr float most = std::numeric_limits<float>::max();
-    auto down = [](double d) { return std::max(next_float_down(static_cast<float>(d)), -most); };
-    auto up = [](double d) { return std::min(next_float_up(static_cast<float>(d)), most); };
-    return {{down(std::min(x0, x1) - r), down(std::min(y0, y1) - r)},
-            {up(std::max(x0, x1) + r), up(std::max(y0, y1) + r)}};
+    const double ex = (std::fabs(x0) + std::fabs(double{v.x}) + r) * 0x1p-50;
+    const double ey = (std::fabs(y0) + std::fabs(double{v.y}) + r) * 0x1p-50;
+    return {{float_under(std::min(x0, x1) - r, ex), float_under(std::min(y0, y1) - r, ey)},
+            {float_over(std::max(x0, x1) + r, ex), float_over(std::max(y0, y1) + r, ey)}};
   }
 
   /// Continuous collision (World::impacts): each moving circle's swept bounds against the
@@ -1276,12 +1289,14 @@ void World::State::cast_into(const Q& q, std::uint64_t mask, CastHits which, std
     if (whole) {
       hits_into(q, mask, nullptr, candidates, out);
     } else {
-      // The box of o and o + t d, one float step wider than rounded: it holds them exactly.
+      // The box of o and o + t d: it holds the exact cast up to t. d's rounding, the
+      // product's and the sum's are each within 2^-53 of the terms (|o| + |t d|), however
+      // much o and t d cancel: float_under and float_over widen by 2^-50 of them.
       const double x1 = o.x + t * dx, y1 = o.y + t * dy;
-      const Aabb window{{next_float_down(float_at_most(std::min(double{o.x}, x1))),
-                         next_float_down(float_at_most(std::min(double{o.y}, y1)))},
-                        {next_float_up(float_at_least(std::max(double{o.x}, x1))),
-                         next_float_up(float_at_least(std::max(double{o.y}, y1)))}};
+      const double ex = (std::fabs(double{o.x}) + std::fabs(t * dx)) * 0x1p-50;
+      const double ey = (std::fabs(double{o.y}) + std::fabs(t * dy)) * 0x1p-50;
+      const Aabb window{{float_under(std::min(double{o.x}, x1), ex), float_under(std::min(double{o.y}, y1), ey)},
+                        {float_over(std::max(double{o.x}, x1), ex), float_over(std::max(double{o.y}, y1), ey)}};
       hits_into(q, mask, &window, candidates, out);
       if (hitgrid::contains(window, shapes)) {  // the window held every shape: the whole answer
         t = t_max;
