@@ -3,6 +3,8 @@
 //   frame/N/T          N moving shapes (the mixed family: segments, circles, boxes at uniform
 //                      density), each moving up to a tenth of its size per frame: move +
 //                      step + events, T threads;
+//   frame_churn/N/T/K  frame, with K shapes destroyed and created again (new handles) before
+//                      each frame's moves (bullets, debris, particles coming and going);
 //   box2d_frame/N      Box2D 2.4's b2BroadPhase on the same boxes and moves: MoveProxy for
 //                      every shape, UpdatePairs (one thread; broad phase only, fat boxes);
 //   frame_casts/N/T/C  frame, then C nearest-hit casts into the frame just stepped;
@@ -112,6 +114,33 @@ void frame(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
 }
 BENCHMARK(frame)->Args({100'000, 1})->Args({100'000, 2})->Unit(benchmark::kMillisecond)->UseRealTime();
+
+/// frame, with K of the shapes destroyed and made again (new handles) before each frame's
+/// moves: an engine's bullets, debris and particles coming and going.
+void frame_churn(benchmark::State& state) {
+  const auto n = static_cast<std::uint64_t>(state.range(0));
+  const auto churn = static_cast<std::size_t>(state.range(2));
+  const MovingShapes& m = moving_for(n);
+  std::vector<ShapeHandle> handles;
+  World world = moving_world(m, state.range(1), handles);
+  std::size_t f = 0, events = 0, next = 0;
+  std::vector<ShapeDef> defs(churn);
+  for (auto _ : state) {
+    const std::vector<Shape>& to = m.frame[f++ & 1];
+    const std::size_t first = next;
+    next = (next + churn) % (handles.size() - churn);
+    world.destroy(std::span<const ShapeHandle>(handles).subspan(first, churn));
+    for (std::size_t i = 0; i < churn; ++i) defs[i] = ShapeDef(to[first + i]);
+    world.create(defs, std::span<ShapeHandle>(handles).subspan(first, churn));
+    world.move(handles, to);
+    world.step();
+    events += world.begin_events().size() + world.end_events().size();
+  }
+  state.counters["pairs"] = static_cast<double>(world.pairs().size());
+  state.counters["events_per_frame"] = static_cast<double>(events) / static_cast<double>(state.iterations());
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
+}
+BENCHMARK(frame_churn)->Args({100'000, 1, 10})->Args({100'000, 2, 10})->Unit(benchmark::kMillisecond)->UseRealTime();
 
 /// frame, then a few nearest-hit casts into the frame just stepped (an engine's line of
 /// sight checks): the casts read the grid the step built.

@@ -350,6 +350,13 @@ def world_table(world):
             f"| frame, 100,000 moving shapes (goal: 2 ms on 2 threads) | {ms(to_ms(f1))} | "
             f"{ms(to_ms(f2)) if f2 else '—'} | Box2D b2BroadPhase {ms(to_ms(box2d)) + ' ms' if box2d else '— (not built)'} | "
             f"{ratio(to_ms(box2d) / best) + ' faster' if box2d else '—'} |")
+    c1, c2 = get("frame_churn/100000/1/10"), get("frame_churn/100000/2/10")
+    if c1 and f1:
+        lines.append(
+            f"| the same frame with 10 shapes destroyed and 10 created before it (a step of the full form: "
+            f"the grid broad phase) | {ms(to_ms(c1))} | {ms(to_ms(c2)) if c2 else '—'} | the frame without: "
+            f"{ms(to_ms(f1))} / {ms(to_ms(f2)) if f2 else '—'} ms | {to_ms(c1) / to_ms(f1):.2f}x / "
+            f"{(to_ms(c2) / to_ms(f2)) if c2 and f2 else float('nan'):.2f}x |")
     for motion, label in ((0, "each a step and back"), (1, "each drifting on"),
                           (2, "each wandering, a random step up to")):
         s1, s2 = get(f"static_plus/1000000/10000/1/{motion}"), get(f"static_plus/1000000/10000/2/{motion}")

@@ -29,10 +29,6 @@ Aabb pack_at(const Scene& scene, ShapeKind kind, std::uint32_t i, std::array<flo
   return packed_bounds(kind, g.data());
 }
 
-bool inside(const Aabb& b, const Aabb& slack) {
-  return slack.min.x <= b.min.x && slack.min.y <= b.min.y && b.max.x <= slack.max.x && b.max.y <= slack.max.y;
-}
-
 /// Whether the bounds (min x, min y, max x, max y) lie within `slack`, without a branch.
 bool bounds_in(const Aabb& slack, float minx, float miny, float maxx, float maxy) {
   return (static_cast<int>(slack.min.x <= minx) & static_cast<int>(slack.min.y <= miny) &
@@ -42,7 +38,7 @@ bool bounds_in(const Aabb& slack, float minx, float miny, float maxx, float maxy
 /// Whether the shape of `kind` packed in g lies within `slack`: its bounds do, or for a
 /// circle its disk does (only the disk can touch; its bounds are rounded outward).
 bool lies_in(ShapeKind kind, const float* g, const Aabb& slack) {
-  return (kind == ShapeKind::circle && disk_surely_in(slack, g)) || inside(packed_bounds(kind, g), slack);
+  return (kind == ShapeKind::circle && disk_surely_in(slack, g)) || contains(slack, packed_bounds(kind, g));
 }
 
 }  // namespace
@@ -100,7 +96,7 @@ bool DynamicContacts::pack_inside(const Scene& dynamic, ShapeKind kind, std::siz
         packed[i] = {c.cx[i], c.cy[i], c.r[i], 0.0f};
         // lies_in, with its usual answer (the disk surely in) apart.
         if (!disk_surely_in(slack[i], packed[i].data())) [[unlikely]]
-          in &= inside(packed_bounds(kind, packed[i].data()), slack[i]);
+          in &= contains(slack[i], packed_bounds(kind, packed[i].data()));
       }
       return in;
     }
