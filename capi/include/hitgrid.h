@@ -307,7 +307,9 @@ hitgrid_status hitgrid_world_set_filter(hitgrid_world* world, hitgrid_handle han
 hitgrid_status hitgrid_world_set_body(hitgrid_world* world, hitgrid_handle handle, uint32_t body);
 hitgrid_status hitgrid_world_set_user(hitgrid_world* world, hitgrid_handle handle, uint64_t user);
 /* A dynamic circle's displacement over the next frames, for continuous collision
- * (hitgrid_world_impacts); (0, 0): none. HITGRID_ERROR for another shape. */
+ * (hitgrid_world_impacts); (0, 0): none. HITGRID_ERROR for another shape or a
+ * displacement that is not finite (a displacement is not a shape's geometry: not
+ * HITGRID_INVALID_SHAPE). */
 hitgrid_status hitgrid_world_set_displacement(hitgrid_world* world, hitgrid_handle handle, float dx, float dy);
 
 /* *contains: 1 if the handle names a live shape, else 0 (never an error for a stale one). */
