@@ -62,19 +62,6 @@ constexpr std::uint32_t last_generation = ~std::uint32_t{0};
 std::size_t scene_of(BodyType body) { return body == BodyType::static_body ? static_scene : dynamic_scene; }
 ShapeKind kind_of(const Shape& shape) { return static_cast<ShapeKind>(shape.index()); }
 
-/// A float at most (float_under) or at least (float_over) every value within `err` of v,
-/// where v and err are doubles computed with rounding errors (the subtraction or addition
-/// of err is rounded too: one float step further covers it), clamped to the finite floats
-/// (no shape lies beyond them). For bounds of sums whose terms cancel: a double rounding
-/// of each term is a step of the terms' size, not of the result's, so err must be of the
-/// terms' size (a few 2^-53 times the sum of their magnitudes).
-float float_under(double v, double err) {
-  return std::max(next_float_down(float_at_most(v - err)), -std::numeric_limits<float>::max());
-}
-float float_over(double v, double err) {
-  return std::min(next_float_up(float_at_least(v + err)), std::numeric_limits<float>::max());
-}
-
 std::string handle_text(ShapeHandle h) {
   return "shape (slot " + std::to_string(h.index) + ", generation " + std::to_string(h.generation) + ")";
 }
@@ -598,15 +585,16 @@ struct World::State {
   /// The swept disk's bounds: they hold the exact path, the disk at c + t v for t in [0,
   /// 1]. Each side, min(c, c + v) - r, is two double operations on floats whose errors are
   /// within 2^-53 of the terms (|c| + |v| + r) each, however much the terms cancel (a
-  /// circle of radius 2^58 moving by 5: c + v rounds to c): float_under and float_over
-  /// widen by 2^-50 of them.
+  /// circle of radius 2^58 moving by 5: c + v rounds to c): the side is widened by 2^-50
+  /// of them before its outward step to a float (float_below, float_above: docs/
+  /// contracts.md, contract 3).
   static Aabb swept_bounds(const Circle& c, Vec2 v) {
     const double x0 = double{c.c.x}, x1 = x0 + double{v.x}, y0 = double{c.c.y}, y1 = y0 + double{v.y};
     const double r = c.r;
     const double ex = (std::fabs(x0) + std::fabs(double{v.x}) + r) * 0x1p-50;
     const double ey = (std::fabs(y0) + std::fabs(double{v.y}) + r) * 0x1p-50;
-    return {{float_under(std::min(x0, x1) - r, ex), float_under(std::min(y0, y1) - r, ey)},
-            {float_over(std::max(x0, x1) + r, ex), float_over(std::max(y0, y1) + r, ey)}};
+    return {{float_below(std::min(x0, x1) - r - ex), float_below(std::min(y0, y1) - r - ey)},
+            {float_above(std::max(x0, x1) + r + ex), float_above(std::max(y0, y1) + r + ey)}};
   }
 
   /// Continuous collision (World::impacts): each moving circle's swept bounds against the
@@ -1291,12 +1279,12 @@ void World::State::cast_into(const Q& q, std::uint64_t mask, CastHits which, std
     } else {
       // The box of o and o + t d: it holds the exact cast up to t. d's rounding, the
       // product's and the sum's are each within 2^-53 of the terms (|o| + |t d|), however
-      // much o and t d cancel: float_under and float_over widen by 2^-50 of them.
+      // much o and t d cancel: each side is widened by 2^-50 of them (as swept_bounds).
       const double x1 = o.x + t * dx, y1 = o.y + t * dy;
       const double ex = (std::fabs(double{o.x}) + std::fabs(t * dx)) * 0x1p-50;
       const double ey = (std::fabs(double{o.y}) + std::fabs(t * dy)) * 0x1p-50;
-      const Aabb window{{float_under(std::min(double{o.x}, x1), ex), float_under(std::min(double{o.y}, y1), ey)},
-                        {float_over(std::max(double{o.x}, x1), ex), float_over(std::max(double{o.y}, y1), ey)}};
+      const Aabb window{{float_below(std::min(double{o.x}, x1) - ex), float_below(std::min(double{o.y}, y1) - ey)},
+                        {float_above(std::max(double{o.x}, x1) + ex), float_above(std::max(double{o.y}, y1) + ey)}};
       hits_into(q, mask, &window, candidates, out);
       if (hitgrid::contains(window, shapes)) {  // the window held every shape: the whole answer
         t = t_max;
