@@ -5,7 +5,8 @@
 // carrying: a pair that comes to touch without being a candidate, or marks that do not
 // match the last frame. So the histories jitter shapes inside their slack boxes, drift
 // them out slowly, teleport a few, grow one, nudge every coordinate by one ulp (exact
-// contacts become misses and back), add shapes (carrying must be refused) and run on
+// contacts become misses and back), add shapes (carrying must be refused unless the
+// change is told: patch), take shapes out and add others on the slots they freed, and run on
 // every ISA, on arenas of one and two threads and on two task hooks, which all must give
 // the same keys. The inputs include the adversarial families (exact contacts and their
 // one-ulp misses, zero sizes, 1e7, 1e-7, subnormals, up to FLT_MAX). So that the checks can
@@ -21,6 +22,7 @@
 #include <iterator>
 #include <limits>
 #include <memory>
+#include <span>
 #include <string>
 #include <utility>
 #include <variant>
@@ -66,6 +68,12 @@ struct Side {
         break;
     }
     return scene.box(i);
+  }
+  /// Shape i of kind k taken out, the kind's last moved into its place (as a World does).
+  void remove(ShapeKind k, std::uint32_t i) {
+    scene.swap_remove(k, i);
+    owners[at(k)][i] = owners[at(k)].back();
+    owners[at(k)].pop_back();
   }
   /// Shape i of kind k replaced, in place (the same kind).
   void replace(ShapeKind k, std::uint32_t i, const AnyShape& s) {
@@ -154,8 +162,13 @@ struct Tally {
 /// can_carry says so, else build when wants_build says so (else the world would use the
 /// grid: the marks go stale). `want` and `before` are the reference's pair sets now and at
 /// the runner's last test (empty before the first).
+/// `changes`: the scene's since the last frame (patch); `begun` and `ended`, the events
+/// when they are not want \ before and before \ want (a slot freed and used again: its
+/// old pair ends and its new one begins, of one key).
 void frame(Runners& runners, const Side& side, bool kept, bool filtered, const std::vector<std::uint64_t>& want,
-           const std::vector<std::uint64_t>& before, Tally& tally) {
+           const std::vector<std::uint64_t>& before, Tally& tally,
+           std::span<const DynamicContacts::PlaceChange> changes = {},
+           const std::vector<std::uint64_t>* begun = nullptr, const std::vector<std::uint64_t>* ended = nullptr) {
   const DynamicContacts::Accepts accepts = accepted;
   for (auto& r : runners.all) {
     INFO(r->name);
@@ -163,12 +176,14 @@ void frame(Runners& runners, const Side& side, bool kept, bool filtered, const s
       DynamicContacts& c = r->contacts;
       const bool current = c.current();
       c.invalidate();
-      if (kept && current && c.can_carry(side.scene)) {
+      if (kept && current &&
+          c.patch(changes, side.scene, side.owners, filtered ? &accepts : nullptr, r->finder->options()) &&
+          c.can_carry(side.scene)) {
         constexpr std::uint64_t marker = 0x0123456789abcdefull;
         std::vector<std::uint64_t> begins{marker}, ends{marker};
         c.carry(r->isa, begins, ends);
-        CHECK(begins == minus(want, before));
-        CHECK(ends == minus(before, want));
+        CHECK(begins == (begun ? *begun : minus(want, before)));
+        CHECK(ends == (ended ? *ended : minus(before, want)));
         ++tally.carries;
         tally.changes += begins.size() + ends.size();
       } else if (c.wants_build()) {
@@ -341,4 +356,115 @@ TEST_CASE("dynamic contacts of the adversarial families equal the brute force, a
   }
   CHECK(pairs > 2000);
   CHECK(carries > 0);
+}
+
+TEST_CASE("dynamic contacts patched through shapes taken out and added, on slots used again, equal the brute force",
+          "[world][dynamic_contacts]") {
+  // Every frame jitters the shapes and takes a few out (the kind's last moved into the
+  // place) and adds a few, on the lowest slots freed (as a World gives them), some on top
+  // of the shapes taken out (an old pair ends and a new one begins, of one key) and some
+  // on top of others; now and then a shape jumps (a build), and one frame takes out more
+  // than the budget (patch refuses, the frame builds). The events are checked by shape
+  // (slot and generation), not by key.
+  const std::size_t n = test::scaled_count(400);
+  for (bool filtered : {false, true}) {
+    INFO("filtered " << filtered);
+    Runners runners;
+    SplitMix64 r(test::test_seed(41 + filtered));
+    const double square = std::sqrt(static_cast<double>(n)) * 0.9;
+    Side now = random_side(r, n, square);
+    std::vector<std::uint32_t> generation(now.slot_count, 0), free;
+    for (std::uint32_t slot = 1; slot < now.slot_count; slot += 2) free.push_back(slot);
+    // The reference's pairs by shape: its key, and the two generations (their low 16 bits).
+    auto by_shape = [&](const std::vector<std::uint64_t>& keys) {
+      std::vector<std::pair<std::uint64_t, std::uint32_t>> out;
+      for (std::uint64_t k : keys)
+        out.emplace_back(k, (generation[k >> 32] & 0xffffu) << 16 | (generation[k & 0xffffffffu] & 0xffffu));
+      return out;
+    };
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> before;
+    std::vector<std::uint64_t> before_keys;
+    Tally tally;
+    std::size_t reused = 0, refused_budget = 0;
+    for (int f = 0; f < 40; ++f) {
+      INFO("frame " << f);
+      std::vector<DynamicContacts::PlaceChange> changes;
+      const std::size_t out_count = f == 23 ? n / 8 + 80 : 1 + r.next() % 6, in_count = 1 + r.next() % 6;
+      refused_budget += f == 23;
+      std::vector<AnyShape> taken;
+      for (std::size_t i = 0; i < out_count && now.scene.size() > 1; ++i) {
+        ShapeKind k;
+        do k = static_cast<ShapeKind>(r.next() % 3);
+        while (now.scene.count(k) == 0);
+        const auto place = static_cast<std::uint32_t>(r.next() % now.scene.count(k));
+        taken.push_back(now.shape(k, place));
+        const std::uint32_t slot = now.owners[at(k)][place];
+        ++generation[slot];
+        free.push_back(slot);
+        now.remove(k, place);
+        changes.push_back({k, false, place});
+      }
+      std::sort(free.begin(), free.end(), std::greater<>());
+      for (std::size_t i = 0; i < in_count; ++i) {
+        // On a shape taken out (moved a little), on a live one, or anywhere.
+        const double where = r.u();
+        AnyShape s = Circle{{0.0f, 0.0f}, 0.5f};
+        random_side(r, 1, square).for_each([&](ShapeKind, std::uint32_t, const AnyShape& g) { s = g; });
+        if (where < 0.4 && !taken.empty()) {
+          s = moved(taken[r.next() % taken.size()], 0.01, 0.0);
+        } else if (where < 0.7) {
+          now.for_each([&](ShapeKind, std::uint32_t, const AnyShape& g) {
+            if (r.u() < 0.01) s = moved(g, 0.02, 0.01);
+          });
+        }
+        std::uint32_t slot;
+        if (!free.empty()) {
+          slot = free.back();
+          free.pop_back();
+          reused += slot < generation.size() && generation[slot] != 0;
+        } else {
+          slot = static_cast<std::uint32_t>(now.slot_count);
+        }
+        if (generation.size() <= slot) generation.resize(slot + 1, 0);
+        const ShapeKind k = static_cast<ShapeKind>(s.index());  // AnyShape's order is ShapeKind's
+        changes.push_back({k, true, static_cast<std::uint32_t>(now.scene.count(k))});
+        now.add(s, slot);
+      }
+      // Jitter, and a jump now and then.
+      for (std::size_t k = 0; k < 3; ++k) {
+        const auto kind = static_cast<ShapeKind>(k);
+        for (std::uint32_t i = 0; i < now.scene.count(kind); ++i) {
+          const AnyShape h = now.shape(kind, i);
+          const double size = std::max(size_of(h), 0.3) / 40;
+          AnyShape s = f % 9 == 8 && r.u() < 0.01 ? moved(h, 4.0, 3.0)
+                                                  : moved(h, (r.u() * 2 - 1) * size, (r.u() * 2 - 1) * size);
+          if (std::holds_alternative<Box>(s) && kind != ShapeKind::box) s = h;
+          now.replace(kind, i, s);
+        }
+      }
+      const std::vector<std::uint64_t> want_keys = brute_force(now, filtered);
+      const auto want = by_shape(want_keys);
+      std::vector<std::pair<std::uint64_t, std::uint32_t>> b, e;
+      std::set_difference(want.begin(), want.end(), before.begin(), before.end(), std::back_inserter(b));
+      std::set_difference(before.begin(), before.end(), want.begin(), want.end(), std::back_inserter(e));
+      std::vector<std::uint64_t> begun, ended;
+      for (const auto& x : b) begun.push_back(x.first);
+      for (const auto& x : e) ended.push_back(x.first);
+      frame(runners, now, true, filtered, want_keys, before_keys, tally, changes, &begun, &ended);
+      before = want;
+      before_keys = want_keys;
+    }
+    CHECK(reused > 40);
+    CHECK(refused_budget == 1);
+    CHECK(tally.carries >= 25 * runners.all.size());
+    CHECK(tally.changes > n);
+    for (auto& runner : runners.all) {
+      INFO(runner->name);
+      const DynamicContacts::Counts& c = runner->contacts.counts();
+      CHECK(c.patches >= 25);
+      CHECK(c.added > 80);
+      CHECK(c.taken_out > 80);
+      CHECK(c.builds >= 2);
+    }
+  }
 }

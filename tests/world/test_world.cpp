@@ -1560,3 +1560,99 @@ TEST_CASE("dynamic shapes jittering in place carry their own pairs: pairs and ev
   o.tasks = serial.hook();
   CHECK(history(o) == reference);
 }
+
+TEST_CASE("dynamic shapes destroyed and created between jittering frames: pairs and events stay the exact ones",
+          "[world]") {
+  // As above, all dynamic, and every frame destroys a few shapes and creates a few, on the
+  // slots just freed (the lowest first), half of them where a destroyed one was: the world
+  // carries the rest (DynamicContacts::patch), the destroyed shapes' pairs end and the new
+  // ones' begin, of one pair of slots at once. One frame destroys a hundred (a build).
+  auto history = [](const WorldOptions& options) {
+    Random rnd(78);
+    World world(options);
+    Model model;
+    std::vector<ShapeHandle> dynamic;
+    std::vector<Shape> home;
+    std::vector<std::vector<HandlePair>> out;
+    std::size_t reused = 0;
+    auto value = [&](float lo, float hi) { return lo + (hi - lo) * static_cast<float>(rnd.below(1024)) / 1024.0f; };
+    auto make = [&](const Shape& shape) {
+      ShapeDef d{shape, BodyType::dynamic_body};
+      if (rnd.below(7) == 0) d.filter = {std::uint64_t{1} << rnd.below(2), std::uint64_t{1} << rnd.below(2)};
+      return d;
+    };
+    for (int i = 0; i < 500; ++i) {
+      const ShapeDef d = make(small_shape_at(value(0, 24), value(0, 24), static_cast<int>(rnd.below(3)), 2.0f, value));
+      const ShapeHandle h = world.create(d);
+      model.shapes[h] = {d.shape, d.body, d.filter, 0};
+      dynamic.push_back(h);
+      home.push_back(d.shape);
+    }
+    std::vector<HandlePair> previous;
+    for (int f = 0; f < 40; ++f) {
+      if (f > 0) {
+        std::vector<ShapeHandle> gone;
+        std::vector<ShapeDef> defs;
+        const std::size_t count = f == 20 ? 100 : 1 + rnd.below(6);
+        for (std::size_t i = 0; i < count; ++i) {
+          const std::size_t at = rnd.below(static_cast<std::uint32_t>(dynamic.size()));
+          gone.push_back(dynamic[at]);
+          defs.push_back(make(rnd.below(2) == 0 ? home[at]
+                                                : small_shape_at(value(0, 24), value(0, 24),
+                                                                 static_cast<int>(rnd.below(3)), 2.0f, value)));
+          model.shapes.erase(dynamic[at]);
+          dynamic[at] = dynamic.back();
+          home[at] = home.back();
+          dynamic.pop_back();
+          home.pop_back();
+        }
+        world.destroy(gone);
+        std::vector<ShapeHandle> made(defs.size());
+        world.create(defs, made);
+        for (std::size_t i = 0; i < made.size(); ++i) {
+          reused += std::any_of(gone.begin(), gone.end(), [&](ShapeHandle g) { return g.index == made[i].index; });
+          model.shapes[made[i]] = {defs[i].shape, defs[i].body, defs[i].filter, 0};
+          dynamic.push_back(made[i]);
+          home.push_back(defs[i].shape);
+        }
+      }
+      std::vector<Shape> moved(dynamic.size());
+      for (std::size_t i = 0; i < dynamic.size(); ++i) {
+        const Aabb b = std::visit([](const auto& g) { return bounds(g); }, home[i]);
+        const float size = std::max(b.max.x - b.min.x, b.max.y - b.min.y) / 20.0f;
+        moved[i] = translated(home[i], {value(-size, size), value(-size, size)});
+        model.shapes[dynamic[i]].shape = moved[i];
+      }
+      world.move(dynamic, moved);
+      world.step();
+      const std::vector<HandlePair> want = model.pairs();
+      INFO("frame " << f);
+      CHECK(std::vector<HandlePair>(world.pairs().begin(), world.pairs().end()) == want);
+      CHECK(std::vector<HandlePair>(world.begin_events().begin(), world.begin_events().end()) ==
+            minus(want, previous));
+      CHECK(std::vector<HandlePair>(world.end_events().begin(), world.end_events().end()) == minus(previous, want));
+      previous = want;
+      out.push_back(want);
+    }
+    CHECK(reused > 60);
+    return out;
+  };
+  tbb::global_control allow(tbb::global_control::max_allowed_parallelism, 8);
+  WorldOptions o;
+  o.threads = 1;
+  o.isa = Isa::scalar;
+  o.small_frame_shapes = 0;
+  const auto reference = history(o);
+  for (Isa isa : test::isas_to_test())
+    for (unsigned threads : {1u, 2u}) {
+      if (test::tsan_build && threads == 1) continue;  // support/sanitizer_builds.hpp
+      INFO(isa_name(isa) << ", " << threads << " threads");
+      o.isa = isa;
+      o.threads = threads;
+      CHECK(history(o) == reference);
+    }
+  test::SerialHook serial(5);
+  o.isa = Isa::automatic;
+  o.tasks = serial.hook();
+  CHECK(history(o) == reference);
+}

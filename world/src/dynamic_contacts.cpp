@@ -4,6 +4,7 @@
 #include <atomic>
 #include <bit>
 #include <limits>
+#include <stdexcept>
 
 #include "hitgrid/broadphase/detail/parallel.hpp"
 #include "hitgrid/broadphase/sort_keys.hpp"
@@ -61,10 +62,12 @@ bool DynamicContacts::can_carry(const Scene& dynamic) {
   std::atomic<bool> escaped{false};
   for (std::size_t k = 0; k < 3; ++k) {
     const auto kind = static_cast<ShapeKind>(k);
-    const std::size_t blocks = (slack_[k].size() + piece_size - 1) / piece_size;
+    const std::size_t n = counts_built_[k], blocks = (n + piece_size - 1) / piece_size;
     detail::parallel_for(std::size_t{0}, blocks, [&](std::size_t b) {
-      const std::size_t first = b * piece_size, last = std::min(slack_[k].size(), first + piece_size);
-      if (!pack_inside(dynamic, kind, first, last)) escaped.store(true, std::memory_order_relaxed);
+      const std::size_t first = b * piece_size, last = std::min(n, first + piece_size);
+      const bool in = mapped_ ? pack_inside<true>(dynamic, kind, first, last)
+                              : pack_inside<false>(dynamic, kind, first, last);
+      if (!in) escaped.store(true, std::memory_order_relaxed);
     });
   }
   if (escaped.load(std::memory_order_relaxed)) {
@@ -74,29 +77,34 @@ bool DynamicContacts::can_carry(const Scene& dynamic) {
   return true;
 }
 
+template <bool mapped>
 bool DynamicContacts::pack_inside(const Scene& dynamic, ShapeKind kind, std::size_t first, std::size_t last) {
   // Every shape is packed and tested, without a branch on the outcome (they are almost all
   // in): the loops run straight from the scene's columns.
   const Aabb* slack = slack_[at(kind)].data();
   std::array<float, 4>* packed = packed_[at(kind)].data();
+  const std::uint32_t* stable = stable_[at(kind)].data();
+  auto id = [stable](std::size_t i) -> std::size_t { return mapped ? stable[i] : i; };
   bool in = true;
   switch (kind) {
     case ShapeKind::segment: {
       const SegmentArrays& s = dynamic.segments();
       for (std::size_t i = first; i < last; ++i) {
         const float ax = s.ax[i], ay = s.ay[i], bx = s.bx[i], by = s.by[i];
-        packed[i] = {ax, ay, bx, by};
-        in &= bounds_in(slack[i], std::min(ax, bx), std::min(ay, by), std::max(ax, bx), std::max(ay, by));
+        const std::size_t j = id(i);
+        packed[j] = {ax, ay, bx, by};
+        in &= bounds_in(slack[j], std::min(ax, bx), std::min(ay, by), std::max(ax, bx), std::max(ay, by));
       }
       return in;
     }
     case ShapeKind::circle: {
       const CircleArrays& c = dynamic.circles();
       for (std::size_t i = first; i < last; ++i) {
-        packed[i] = {c.cx[i], c.cy[i], c.r[i], 0.0f};
+        const std::size_t j = id(i);
+        packed[j] = {c.cx[i], c.cy[i], c.r[i], 0.0f};
         // lies_in, with its usual answer (the disk surely in) apart.
-        if (!disk_surely_in(slack[i], packed[i].data())) [[unlikely]]
-          in &= contains(slack[i], packed_bounds(kind, packed[i].data()));
+        if (!disk_surely_in(slack[j], packed[j].data())) [[unlikely]]
+          in &= contains(slack[j], packed_bounds(kind, packed[j].data()));
       }
       return in;
     }
@@ -106,10 +114,154 @@ bool DynamicContacts::pack_inside(const Scene& dynamic, ShapeKind kind, std::siz
   const BoxArrays& x = dynamic.boxes();
   for (std::size_t i = first; i < last; ++i) {
     const float minx = x.minx[i], miny = x.miny[i], maxx = x.maxx[i], maxy = x.maxy[i];
-    packed[i] = {minx, miny, maxx, maxy};
-    in &= bounds_in(slack[i], minx, miny, maxx, maxy);
+    const std::size_t j = id(i);
+    packed[j] = {minx, miny, maxx, maxy};
+    in &= bounds_in(slack[j], minx, miny, maxx, maxy);
   }
   return in;
+}
+
+void DynamicContacts::map_places() {
+  if (mapped_) return;
+  for (std::size_t k = 0; k < 3; ++k) {
+    const std::size_t n = slack_[k].size();
+    stable_[k].resize(n);
+    place_of_[k].resize(n);
+    for (std::uint32_t i = 0; i < n; ++i) stable_[k][i] = place_of_[k][i] = i;
+    alive_[k].assign(n, 1);
+  }
+  mapped_ = true;
+}
+
+Aabb DynamicContacts::slack_box(const Aabb& b, float reach) const {
+  // Rounded to the nearest float, a side moved out stays out (rounding is monotone and the
+  // bounds are floats); clamped to the finite floats, where every shape lies.
+  static constexpr double most = std::numeric_limits<float>::max();
+  auto out = [](double d) { return static_cast<float>(std::clamp(d, -most, most)); };
+  const double s = double{std::max(reach, least_)} * std::max(larger_side(b), floor_);
+  return {{out(b.min.x - s), out(b.min.y - s)}, {out(b.max.x + s), out(b.max.y + s)}};
+}
+
+void DynamicContacts::add_found(ShapeKind ka, std::uint32_t a, ShapeKind kb, std::uint32_t b, const Owners& owners,
+                                const Accepts* accepts) {
+  std::uint32_t sa = owners[at(ka)][place_of_[at(ka)][a]], sb = owners[at(kb)][place_of_[at(kb)][b]];
+  if (accepts && !(*accepts)(sa, sb)) return;
+  const auto pk = static_cast<std::size_t>(pair_kind(ka, kb));
+  // The first shape of the pair kind's first kind; of one kind, the lower slot's (as
+  // make_candidates puts them).
+  if (ka != first_kind[pk] || (ka == kb && sb < sa)) {
+    std::swap(a, b);
+    std::swap(sa, sb);
+  }
+  found_[pk].push_back({std::uint64_t{std::min(sa, sb)} << 32 | std::max(sa, sb), a, b});
+}
+
+bool DynamicContacts::patch(std::span<const PlaceChange> changes, const Scene& dynamic, const Owners& owners,
+                            const Accepts* accepts, const FindPairsOptions& options) {
+  if (changes.empty()) return true;
+  map_places();
+  std::array<std::size_t, 3> first_new{};
+  for (std::size_t k = 0; k < 3; ++k) first_new[k] = place_of_[k].size();
+  std::size_t added = 0, taken = 0;
+  for (const PlaceChange& c : changes) {
+    const std::size_t k = at(c.kind);
+    std::vector<std::uint32_t>& stable = stable_[k];
+    if (c.added) {
+      if (c.place != stable.size()) throw std::logic_error("hitgrid: DynamicContacts::patch: a shape added mid-scene");
+      stable.push_back(static_cast<std::uint32_t>(place_of_[k].size()));
+      place_of_[k].push_back(c.place);
+      alive_[k].push_back(1);
+      ++added;
+    } else {
+      if (c.place >= stable.size()) throw std::logic_error("hitgrid: DynamicContacts::patch: no shape at the place");
+      const std::uint32_t dead = stable[c.place], last = stable.back();
+      place_of_[k][dead] = taken_out;
+      alive_[k][dead] = 0;
+      stable[c.place] = last;
+      if (last != dead) place_of_[k][last] = c.place;
+      stable.pop_back();
+      ++taken;
+    }
+  }
+  for (std::size_t k = 0; k < 3; ++k)
+    if (stable_[k].size() != dynamic.count(static_cast<ShapeKind>(k)))
+      throw std::logic_error("hitgrid: DynamicContacts::patch: the changes do not lead to the scene");
+  dead_ += taken;
+  // The budget: shapes taken out cost the tests of their candidates until the next build,
+  // and each shape added is compared with every one added since the build.
+  std::size_t fresh = 0;
+  for (std::size_t k = 0; k < 3; ++k) fresh += place_of_[k].size() - built_[k];
+  const std::size_t n = dynamic.size();
+  if (dead_ > n / 8 + 64 || added * fresh > 4 * n + 4096) return false;
+  // The shapes added: their slack boxes (the least reach), and geometry packed.
+  for (std::size_t k = 0; k < 3; ++k) {
+    const auto kind = static_cast<ShapeKind>(k);
+    const std::size_t ids = place_of_[k].size();
+    slack_[k].resize(ids);
+    reach_[k].resize(ids, least_reach);
+    packed_[k].resize(ids);
+    for (std::size_t id = first_new[k]; id < ids; ++id)
+      if (alive_[k][id]) slack_[k][id] = slack_box(pack_at(dynamic, kind, place_of_[k][id], packed_[k][id]), least_reach);
+  }
+  // Their candidates: the build's slack boxes they meet (the grid of boxes_: the
+  // segments', then the circles', then the boxes', by stable id), and the shapes added
+  // since the build (each pair of two added now once, from the later one).
+  if (added != 0 && !slack_grid_built_) {
+    slack_grid_ = GridIndex(boxes_, options);
+    slack_grid_built_ = true;
+  }
+  for (std::vector<Found>& f : found_) f.clear();
+  for (std::size_t k = 0; k < 3; ++k) {
+    const auto kind = static_cast<ShapeKind>(k);
+    for (std::size_t i = first_new[k]; i < place_of_[k].size(); ++i) {
+      if (!alive_[k][i]) continue;
+      const auto id = static_cast<std::uint32_t>(i);
+      const Aabb& box = slack_[k][id];
+      slack_grid_.touching(Box{box.min, box.max}, met_);
+      for (ShapeId m : met_) {
+        std::uint32_t j = m.index();
+        std::size_t kj = 0;
+        while (kj < 2 && j >= built_[kj]) j -= static_cast<std::uint32_t>(built_[kj++]);
+        if (alive_[kj][j]) add_found(kind, id, static_cast<ShapeKind>(kj), j, owners, accepts);
+      }
+      for (std::size_t kj = 0; kj < 3; ++kj) {
+        // Those added before it: since the build, and now of a lower kind or id.
+        const std::size_t end = kj < k ? place_of_[kj].size() : kj == k ? i : first_new[kj];
+        for (std::size_t j = built_[kj]; j < end; ++j)
+          if (alive_[kj][j] && overlaps(box, slack_[kj][j]))
+            add_found(kind, id, static_cast<ShapeKind>(kj), static_cast<std::uint32_t>(j), owners, accepts);
+      }
+    }
+  }
+  // Into the lists of the added shapes' candidates, sorted by key, untouched: merged from
+  // the back, in place.
+  for (std::size_t pk = 0; pk < kinds; ++pk) {
+    std::vector<Found>& f = found_[pk];
+    if (f.empty()) continue;
+    std::sort(f.begin(), f.end(), [](const Found& x, const Found& y) { return x.key < y.key; });
+    Candidates& c = candidates_[kinds + pk];
+    std::size_t i = c.keys.size(), j = f.size(), to = i + j;
+    c.keys.resize(to);
+    c.first.resize(to);
+    c.second.resize(to);
+    c.touched.resize(to);
+    c.next.resize(to);
+    while (j != 0) {
+      --to;
+      if (i != 0 && c.keys[i - 1] > f[j - 1].key) {
+        --i;
+        c.keys[to] = c.keys[i], c.first[to] = c.first[i], c.second[to] = c.second[i], c.touched[to] = c.touched[i];
+      } else {
+        --j;
+        c.keys[to] = f[j].key, c.first[to] = f[j].first, c.second[to] = f[j].second, c.touched[to] = 0;
+      }
+    }
+  }
+  for (std::size_t k = 0; k < 3; ++k) counts_built_[k] = dynamic.count(static_cast<ShapeKind>(k));
+  ++counts_.patches;
+  counts_.added += added;
+  counts_.taken_out += taken;
+  return true;
 }
 
 void DynamicContacts::carry(Isa isa, std::vector<std::uint64_t>& begins,
@@ -147,6 +299,12 @@ void DynamicContacts::build(const Scene& dynamic, const Owners& owners, std::siz
   carried_ = 0;
   ++counts_.builds;
   make_slack_boxes(dynamic);
+  // Every shape's stable id is its place again, all in the build's slack boxes.
+  mapped_ = false;
+  dead_ = 0;
+  for (std::size_t k = 0; k < 3; ++k) built_[k] = slack_[k].size();
+  slack_grid_ = GridIndex();
+  slack_grid_built_ = false;
   {
     // Any order (duplicates are dropped below); the index only lends the finder's
     // blocks while it lives.
@@ -168,12 +326,18 @@ void DynamicContacts::make_slack_boxes(const Scene& dynamic) {
     const auto kind = static_cast<ShapeKind>(k);
     const std::size_t n = dynamic.count(kind);
     // A place whose shape left its slack box gets twice the reach (a shape moving faster
-    // than its slack, or a slanted segment whose bounds are short beside its length).
-    reach_[k].resize(n, least_reach);
-    for (std::uint32_t i = 0; i < std::min(n, slack_[k].size()); ++i) {
-      pack_shape(dynamic, kind, i, packed_[k][i].data());
-      if (!lies_in(kind, packed_[k][i].data(), slack_[k][i])) reach_[k][i] = std::min(2.0f * reach_[k][i], most_reach);
+    // than its slack, or a slanted segment whose bounds are short beside its length). The
+    // shape at a place had the slack box of its stable id (patched since the last build)
+    // or of the place; a place new since, the least reach.
+    reach_scratch_.assign(n, least_reach);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      const std::size_t j = !mapped_ ? i : i < stable_[k].size() ? stable_[k][i] : slack_[k].size();
+      if (j >= slack_[k].size()) continue;
+      std::array<float, 4> g;
+      pack_shape(dynamic, kind, i, g.data());
+      reach_scratch_[i] = lies_in(kind, g.data(), slack_[k][j]) ? reach_[k][j] : std::min(2.0f * reach_[k][j], most_reach);
     }
+    reach_[k].swap(reach_scratch_);
     slack_[k].resize(n);
     packed_[k].resize(n);
     for (std::uint32_t i = 0; i < n; ++i) {
@@ -181,18 +345,13 @@ void DynamicContacts::make_slack_boxes(const Scene& dynamic) {
       sides += larger_side(slack_[k][i]);
     }
   }
-  const double floor = dynamic.empty() ? 0.0 : slack_floor * sides / static_cast<double>(dynamic.size());
-  // Rounded to the nearest float, a side moved out stays out (rounding is monotone and the
-  // bounds are floats); clamped to the finite floats, where every shape lies.
-  static constexpr double most = std::numeric_limits<float>::max();
-  auto out = [](double d) { return static_cast<float>(std::clamp(d, -most, most)); };
+  floor_ = dynamic.empty() ? 0.0 : slack_floor * sides / static_cast<double>(dynamic.size());
   boxes_.clear();
   boxes_.reserve(0, 0, dynamic.size());
   for (std::size_t k = 0; k < 3; ++k)
     for (std::size_t i = 0; i < slack_[k].size(); ++i) {
       Aabb& b = slack_[k][i];
-      const double s = double{std::max(reach_[k][i], least_)} * std::max(larger_side(b), floor);
-      b = {{out(b.min.x - s), out(b.min.y - s)}, {out(b.max.x + s), out(b.max.y + s)}};
+      b = slack_box(b, reach_[k][i]);
       boxes_.add(Box{b.min, b.max});
     }
 }
@@ -220,7 +379,7 @@ void DynamicContacts::make_candidates(const Owners& owners, std::size_t slot_cou
     candidates_[static_cast<std::size_t>(pair_kind(a.kind(), b.kind()))].keys.push_back(std::uint64_t{sa} << bits | sb);
   }
   const std::uint64_t low = (std::uint64_t{1} << bits) - 1;
-  for (std::size_t pk = 0; pk < 6; ++pk) {
+  for (std::size_t pk = 0; pk < kinds; ++pk) {
     Candidates& c = candidates_[pk];
     sort_keys(c.keys, 2 * bits, merge_scratch_);  // (merge_pieces' scratch, free until then)
     c.keys.erase(std::unique(c.keys.begin(), c.keys.end()), c.keys.end());
@@ -244,12 +403,12 @@ void DynamicContacts::test_all(Isa isa, bool all) {
   for (const Candidates& c : candidates_) n += (c.keys.size() + piece_size - 1) / piece_size;
   if (pieces_.size() < n) pieces_.resize(n);
   pieces_used_ = 0;
-  for (std::size_t pk = 0; pk < 6; ++pk)
-    for (std::size_t first = 0; first < candidates_[pk].keys.size(); first += piece_size) {
+  for (std::size_t list = 0; list < candidates_.size(); ++list)
+    for (std::size_t first = 0; first < candidates_[list].keys.size(); first += piece_size) {
       Piece& p = pieces_[pieces_used_++];
-      p.kind = pk;
+      p.list = list;
       p.first = first;
-      p.last = std::min(first + piece_size, candidates_[pk].keys.size());
+      p.last = std::min(first + piece_size, candidates_[list].keys.size());
     }
   // Each piece is idempotent (its marks go into `next`, its outputs replaced): a task hook
   // that ran one twice and left another out (which its count cannot see) gets the same
@@ -267,10 +426,14 @@ void DynamicContacts::test_all(Isa isa, bool all) {
 void DynamicContacts::test_piece(Isa isa, bool all, Piece& p) {
   p.begins.clear();
   p.ends.clear();
-  const Candidates& c = candidates_[p.kind];
-  std::uint8_t* next = candidates_[p.kind].next.data();
-  const std::array<float, 4>*from_a = packed_[at(first_kind[p.kind])].data(),
-                         *from_b = packed_[at(second_kind[p.kind])].data();
+  const std::size_t pk = p.list % kinds;
+  const Candidates& c = candidates_[p.list];
+  std::uint8_t* next = candidates_[p.list].next.data();
+  const std::array<float, 4>*from_a = packed_[at(first_kind[pk])].data(),
+                         *from_b = packed_[at(second_kind[pk])].data();
+  // Shapes taken out since the build (patch) are masked off: their candidates touch no more.
+  const bool masked = dead_ != 0;
+  const std::uint8_t *alive_a = alive_[at(first_kind[pk])].data(), *alive_b = alive_[at(second_kind[pk])].data();
   alignas(64) float a[4][window], b[4][window];
   alignas(64) std::uint8_t hits[window];
   auto gather = [](const std::array<float, 4>* from, const std::uint32_t* places, std::size_t m,
@@ -285,7 +448,10 @@ void DynamicContacts::test_piece(Isa isa, bool all, Piece& p) {
     const std::size_t m = std::min(window, p.last - w);
     gather(from_a, c.first.data() + w, m, a);
     gather(from_b, c.second.data() + w, m, b);
-    simd::test_pairs(isa, static_cast<simd::PairKind>(p.kind), m, ca, cb, hits);
+    simd::test_pairs(isa, static_cast<simd::PairKind>(pk), m, ca, cb, hits);
+    if (masked)
+      for (std::size_t i = 0; i < m; ++i)
+        hits[i] = static_cast<std::uint8_t>(hits[i] & alive_a[c.first[w + i]] & alive_b[c.second[w + i]]);
     for (std::size_t i = 0; i < m; ++i) {
       const std::uint8_t hit = hits[i];
       next[w + i] = hit;
@@ -299,20 +465,20 @@ void DynamicContacts::test_piece(Isa isa, bool all, Piece& p) {
 }
 
 void DynamicContacts::merge_pieces(bool ends, std::vector<std::uint64_t>& out) {
-  // One sorted run per pair kind (its pieces in order), merged two by two.
-  std::array<std::size_t, 7> starts{};
+  // One sorted run per list (its pieces in order), merged two by two.
+  std::array<std::size_t, 2 * kinds + 1> starts{};
   std::size_t runs = 0;
   out.clear();
   for (std::size_t k = 0; k < pieces_used_; ++k) {
     const Piece& p = pieces_[k];
-    if (k == 0 || p.kind != pieces_[k - 1].kind) starts[runs++] = out.size();
+    if (k == 0 || p.list != pieces_[k - 1].list) starts[runs++] = out.size();
     const std::vector<std::uint64_t>& from = ends ? p.ends : p.begins;
     out.insert(out.end(), from.begin(), from.end());
   }
   starts[runs] = out.size();
   while (runs > 1) {
     merge_scratch_.resize(out.size());
-    std::array<std::size_t, 7> merged{};
+    std::array<std::size_t, 2 * kinds + 1> merged{};
     std::size_t m = 0;
     for (std::size_t r = 0; r < runs; r += 2) {
       merged[m++] = starts[r];
@@ -342,6 +508,19 @@ void DynamicContacts::release_memory() {
   std::vector<std::uint64_t>().swap(merge_scratch_);
   std::vector<std::uint32_t>().swap(ids_);
   counts_built_ = {};
+  mapped_ = false;
+  for (std::size_t k = 0; k < 3; ++k) {
+    std::vector<std::uint32_t>().swap(stable_[k]);
+    std::vector<std::uint32_t>().swap(place_of_[k]);
+    std::vector<std::uint8_t>().swap(alive_[k]);
+  }
+  dead_ = 0;
+  built_ = {};
+  slack_grid_ = GridIndex();
+  slack_grid_built_ = false;
+  for (std::vector<Found>& f : found_) std::vector<Found>().swap(f);
+  std::vector<ShapeId>().swap(met_);
+  std::vector<float>().swap(reach_scratch_);
   least_ = least_reach;
   unpaid_ = 0;
 }

@@ -14,9 +14,19 @@
 // which frame built them: exact and deterministic (docs/contracts.md).
 //
 // The candidates are kept by pair kind (simd::PairKind), each kind's sorted by slot key
-// (lower slot << 32 | higher), with the two shapes' places in the dynamic scene (first of
-// the pair kind's first shape kind) and whether they touched at the last test: a kind's
-// changes come out sorted, and the six kinds' lists are merged.
+// (lower slot << 32 | higher), with the two shapes' stable ids (below; first the pair
+// kind's first shape kind's) and whether they touched at the last test: a list's changes
+// come out sorted, and the lists' are merged.
+//
+// Shapes taken out and added between frames (patch()) keep the rest carried: each shape
+// has a stable id from the build on (its place then, or after the build's for a shape
+// added since), which the candidates, slack boxes and packed geometry are kept by, so
+// that a shape moved to another place (Scene::swap_remove) changes nothing there. A
+// shape taken out leaves its candidates in the lists, masked off: the next test finds
+// them apart, so the pairs it had end as any other pair does. A shape added gets a slack
+// box, and its candidates (the build's slack boxes it meets, from their grid, and the
+// shapes added since) go into lists of their own beside the build's. Past a budget of
+// shapes taken out and added, patch() refuses and the world builds again.
 //
 // A world whose shapes leave their slack boxes frame after frame would build them every
 // frame for nothing: wants_build() waits longer and longer (up to max_wait frames) before
@@ -28,6 +38,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <vector>
 
 #include "hitgrid/broadphase/find_pairs.hpp"
@@ -51,12 +62,29 @@ class DynamicContacts {
   /// are the touching pairs of the shapes as they were then.
   bool current() const { return current_; }
 
+  /// A change to the dynamic scene: a shape of `kind` taken out of `place` (the kind's
+  /// last shape moved into it, Scene::swap_remove), or one added at `place`, the end.
+  struct PlaceChange {
+    ShapeKind kind;
+    bool added;
+    std::uint32_t place;
+  };
+  /// The scene's changes since the last build() or carry(), in order, applied: `dynamic`
+  /// and `owners` are the scene after them; the shapes added get slack boxes and their
+  /// candidates (`accepts` as build's; `options`: the grid's cell sizes and ISA, for the
+  /// grid of the build's slack boxes, built at the first patch after a build), and those
+  /// taken out are masked off. Call only while the marks are the last step's (current()
+  /// then) and only with every change since; the caller vouches that every other shape
+  /// kept its slot. False when the changes since the build passed the budget (too many
+  /// taken out, or too many added for their candidates to cost less than a build):
+  /// nothing may be carried then, build() instead. In parallel on the calling arena.
+  bool patch(std::span<const PlaceChange> changes, const Scene& dynamic, const Owners& owners,
+             const Accepts* accepts, const FindPairsOptions& options);
   /// Whether carry() may run on `dynamic`: it holds as many shapes of each kind as at the
-  /// last build() and each one lies within its slack box (a circle's disk, not its bounds
-  /// rounded outward: only the disk can touch). The caller vouches that
-  /// since the last build the shapes were only moved in place (Scene::replace) and every
-  /// slot names the shape it named (the world's places_kept). In parallel on the calling
-  /// arena.
+  /// last build() or patch() and each one lies within its slack box (a circle's disk, not
+  /// its bounds rounded outward: only the disk can touch). The caller vouches that since
+  /// then the shapes were only moved in place (Scene::replace) and every slot names the
+  /// shape it named (the world's places_kept). In parallel on the calling arena.
   bool can_carry(const Scene& dynamic);
   /// The candidates tested on the shapes as can_carry saw them (right after it said yes):
   /// into `begins` the pairs that touch now and did not at the last test, into `ends` those
@@ -85,6 +113,9 @@ class DynamicContacts {
     std::uint64_t escapes = 0;     // can_carry refused: a shape left its slack box, or shapes came
     std::uint64_t waits = 0;       // wants_build said no
     std::uint64_t candidates = 0;  // the last build's
+    std::uint64_t patches = 0;     // patch() said yes
+    std::uint64_t added = 0;       // shapes added by those
+    std::uint64_t taken_out = 0;   // shapes taken out by those
   };
   const Counts& counts() const { return counts_; }
 
@@ -101,8 +132,9 @@ class DynamicContacts {
   static constexpr std::uint32_t max_wait = 64;   // frames
 
  private:
-  /// A pair kind's candidates, sorted by key: slot key, the places of the first and the
-  /// second shape (of the pair kind's first and second shape kinds), the last test's answer.
+  /// A pair kind's candidates, sorted by key: slot key, the stable ids of the first and
+  /// the second shape (of the pair kind's first and second shape kinds), the last test's
+  /// answer.
   struct Candidates {
     std::vector<std::uint64_t> keys;
     std::vector<std::uint32_t> first, second;
@@ -110,19 +142,28 @@ class DynamicContacts {
     std::vector<std::uint8_t> next;  // the answers of the test running, then swapped in
     void clear();
   };
+  /// A candidate patch() found: slot key, stable ids of the first and the second shape.
+  struct Found {
+    std::uint64_t key;
+    std::uint32_t first, second;
+  };
+  /// The lists: candidates_[pk] the build's of pair kind pk, candidates_[kinds + pk] those
+  /// of the shapes added since (patch()).
+  static constexpr std::size_t kinds = 6;
   /// The exact tests run on this many candidates at a time (a piece, one task), in windows
   /// of `window`.
   static constexpr std::size_t piece_size = 4096, window = 256;
   struct Piece {
-    std::size_t kind, first, last;  // candidates [first, last) of pair kind `kind`
+    std::size_t list, first, last;  // candidates_[list]'s [first, last)
     std::vector<std::uint64_t> begins, ends;
   };
 
   /// The pieces of every kind's candidates, tested in parallel: `all` puts every touching
   /// pair into begins (and sets the marks), else the changes go into begins and ends.
   void test_all(Isa isa, bool all);
-  /// Shapes [first, last) of `kind` from `dynamic` packed into packed_; whether each one
-  /// lies within its slack box.
+  /// Shapes [first, last) of `kind` from `dynamic` (places) packed into packed_; whether
+  /// each one lies within its slack box. `mapped`: stable ids are stable_'s, else places.
+  template <bool mapped>
   bool pack_inside(const Scene& dynamic, ShapeKind kind, std::size_t first, std::size_t last);
   void test_piece(Isa isa, bool all, Piece& p);
   /// The pieces' begins (ends: `ends`), sorted within each kind, merged into `out`.
@@ -132,6 +173,15 @@ class DynamicContacts {
   void make_slack_boxes(const Scene& dynamic);
   /// The candidates from the pairs of slack boxes, sorted, with their places.
   void make_candidates(const Owners& owners, std::size_t slot_count, const Accepts* accepts);
+  /// A shape's slack box: `bounds` grown by its reach (at least least_) times the larger
+  /// of their larger side and floor_, rounded outward to finite floats.
+  Aabb slack_box(const Aabb& bounds, float reach) const;
+  /// stable_, place_of_ and alive_ as the build left them (ids are places), for a patch.
+  void map_places();
+  /// The candidate (if the filters accept it) of the shapes with stable ids a (of kind
+  /// ka) and b (of kind kb) into found_.
+  void add_found(ShapeKind ka, std::uint32_t a, ShapeKind kb, std::uint32_t b, const Owners& owners,
+                 const Accepts* accepts);
 
   bool current_ = false;
   std::array<std::size_t, 3> counts_built_{};  // shapes of each kind at the last build
@@ -140,12 +190,27 @@ class DynamicContacts {
   std::uint32_t unpaid_ = 0;                   // builds running that did not pay
   float least_ = least_reach;                  // every place's reach at least
   Counts counts_;
-  std::array<std::vector<Aabb>, 3> slack_;  // by kind, place
-  std::array<std::vector<float>, 3> reach_;  // by kind, place
-  // By kind, place: the shapes' packed geometry (pair_kernels.hpp), written by can_carry
-  // and build, read by the tests (one load a shape rather than one a column).
+  std::array<std::vector<Aabb>, 3> slack_;  // by kind, stable id
+  std::array<std::vector<float>, 3> reach_;  // by kind, stable id
+  // By kind, stable id: the shapes' packed geometry (pair_kernels.hpp), written by
+  // can_carry and build, read by the tests (one load a shape rather than one a column).
   std::array<std::vector<std::array<float, 4>>, 3> packed_;
-  std::array<Candidates, 6> candidates_;    // by simd::PairKind
+  std::array<Candidates, 2 * kinds> candidates_;  // by list (kinds)
+  // Since the build: whether a patch mapped the places (else a shape's stable id is its
+  // place), and by kind, the stable id at each place, the place of each stable id (or
+  // taken_out), and whether each stable id's shape is still there (the tests' mask).
+  static constexpr std::uint32_t taken_out = 0xffffffffu;
+  bool mapped_ = false;
+  std::array<std::vector<std::uint32_t>, 3> stable_, place_of_;
+  std::array<std::vector<std::uint8_t>, 3> alive_;
+  std::size_t dead_ = 0;                 // shapes taken out since the build
+  std::array<std::size_t, 3> built_{};   // shapes of each kind at the build: ids below are in slack_grid_
+  double floor_ = 0.0;                   // the build's slack floor (slack_of)
+  GridIndex slack_grid_;                 // the build's slack boxes (boxes_), for patch()
+  bool slack_grid_built_ = false;
+  std::array<std::vector<Found>, kinds> found_;  // patch()'s, by pair kind
+  std::vector<ShapeId> met_;                     // patch()'s grid queries'
+  std::vector<float> reach_scratch_;             // make_slack_boxes'
   std::vector<Piece> pieces_;  // the first pieces_used_ are the last test's
   std::size_t pieces_used_ = 0;
   std::vector<char> ran_;  // test_all's marks

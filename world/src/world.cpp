@@ -220,12 +220,19 @@ struct World::State {
     s.dense = id.index();
     if (body != BodyType::dynamic_body || s.kind != ShapeKind::circle) s.displacement = {0.0f, 0.0f};
     index_stale[b] = true;
+    if (body == BodyType::dynamic_body) log_change({s.kind, true, s.dense});
   }
 
   /// Takes `slot`'s shape out of its scene; the kind's last shape moves into its place.
-  void take_out(std::uint32_t slot) {
-    places_kept = false;  // another shape takes its place: the places no longer name the same shapes
+  /// `destroyed`: the slot is released next (World::destroy), so that a dynamic shape's
+  /// pairs may end by the log (log_change); otherwise the slot lives on with another body
+  /// or kind, and the places are forgotten.
+  void take_out(std::uint32_t slot, bool destroyed = false) {
     const Slot& s = slots[slot];
+    if (destroyed && s.body == BodyType::dynamic_body)
+      log_change({s.kind, false, s.dense});
+    else
+      forget_places();
     const std::size_t b = scene_of(s.body);
     std::vector<std::uint32_t>& own = owners[b][static_cast<std::size_t>(s.kind)];
     const std::uint32_t moved = own.back();
@@ -235,6 +242,21 @@ struct World::State {
     own.pop_back();
     bounds_stale[b] = true;
     index_stale[b] = true;
+  }
+
+  /// The dynamic scene's places changed (change), kept in the log while places_kept, so
+  /// that the next step can patch what it carries (DynamicContacts::patch); a log longer
+  /// than a quarter of the shapes (and a thousand) is forgotten instead: building costs
+  /// less then.
+  void log_change(DynamicContacts::PlaceChange change) {
+    if (!places_kept) return;
+    if (place_log.size() >= scenes[dynamic_scene].size() / 4 + 1024) return forget_places();
+    place_log.push_back(change);
+  }
+  /// The places no longer name the shapes they named at the last step, and no log says how.
+  void forget_places() {
+    places_kept = false;
+    place_log.clear();
   }
 
   /// A free slot (the lowest freed one first: the same calls give the same handles).
@@ -318,7 +340,13 @@ struct World::State {
   void find_pairs() {
     // A step that throws leaves the next one nothing to carry over.
     const bool kept = places_kept;
-    const bool carry = kept && own_keys_known;
+    place_changes.swap(place_log);
+    place_log.clear();
+    // Dynamic shapes were destroyed since the last step: their pairs end by the changes
+    // DynamicContacts carries (its patch), or the whole lists are compared (merge_pairs).
+    const bool removed = std::any_of(place_changes.begin(), place_changes.end(),
+                                     [](const DynamicContacts::PlaceChange& c) { return !c.added; });
+    const bool carry = kept && own_keys_known && !removed;
     dynamic_keys_known = own_keys_known;
     const bool contacts_current = dynamic_contacts.current();
     places_kept = false;
@@ -336,7 +364,12 @@ struct World::State {
       // Without a margin, with static and dynamic shapes, the dynamic shapes' own pairs
       // are kept apart (own_keys): the next step may carry the static pairs over.
       tracking = margin == 0.0f && statics && dynamics;
-      own_changes = margin == 0.0f && kept && contacts_current && (!statics || static_contacts.changes_known()) &&
+      // StaticContacts finds the changes only if every dynamic shape kept its place.
+      const DynamicContacts::Accepts accept = [this](std::uint32_t a, std::uint32_t b) { return accepts(a, b); };
+      own_changes = margin == 0.0f && kept && contacts_current &&
+                    (!statics || (static_contacts.changes_known() && !removed)) &&
+                    dynamic_contacts.patch(place_changes, scenes[dynamic_scene], owners[dynamic_scene],
+                                           filtered == 0 ? nullptr : &accept, find_options) &&
                     dynamic_contacts.can_carry(scenes[dynamic_scene]);
       by_changes = own_changes || (tracking && carry && static_contacts.changes_known());
       const Isa isa = resolve_isa(options.isa);
@@ -365,7 +398,6 @@ struct World::State {
           }
           return;
         }
-        const DynamicContacts::Accepts accept = [this](std::uint32_t a, std::uint32_t b) { return accepts(a, b); };
         dynamic_contacts.build(scenes[dynamic_scene], owners[dynamic_scene], slots.size(),
                                filtered == 0 ? nullptr : &accept, work_finder(), isa, own_keys);
         // Slot keys as pair keys: the order stays.
@@ -716,6 +748,7 @@ struct World::State {
       dynamic_keys.swap(own_keys);
     }
     places_kept = true;
+    place_log.clear();
   }
 
   /// next and the events by a merge of pair_keys with current (below).
@@ -751,7 +784,9 @@ struct World::State {
   /// begins (static_keys) and ends (static_ends), and the dynamic shapes' own pairs'
   /// (own_came, own_gone: DynamicContacts' changes, or from dynamic_keys, the last step's,
   /// to own_keys); the same lists as merge_pairs would give.
-  /// No slot was released since the last step (places_kept), so a slot key names one pair.
+  /// A slot key names one pair unless its slot was released since the last step (a shape
+  /// destroyed: its pairs are in `gone`) and used again (a shape created: its pairs in
+  /// `came`): of one key, the end is taken first.
   void carry_pairs() {
     to_slot_keys(static_keys);
     to_slot_keys(static_ends);
@@ -829,7 +864,7 @@ struct World::State {
       while (in != in_end && slot_key(*in) < key) *out++ = *in++;
     };
     while (g < g_end || c < c_end) {
-      const bool goes = c == c_end || (g < g_end && gone[g] < came[c]);
+      const bool goes = c == c_end || (g < g_end && gone[g] <= came[c]);
       const std::uint64_t key = goes ? gone[g++] : came[c++];
       copy_below(key);
       const bool had = in != in_end && slot_key(*in) == key;
@@ -943,9 +978,12 @@ struct World::State {
   // without a margin, with static and dynamic shapes.
   bool by_changes = false, tracking = false;
   bool own_changes = false;  // the dynamic shapes' own pairs carried by DynamicContacts (own_came, own_gone)
-  // Since the last step, which completed, shapes were only moved in place or added: no
-  // shape taken out of its scene or place, no filter changed, no memory released.
+  // Since the last step, which completed, shapes were only moved in place, added, or
+  // destroyed while dynamic (in place_log): no shape taken out of its scene or place
+  // otherwise, no filter changed, no memory released.
   bool places_kept = false;
+  std::vector<DynamicContacts::PlaceChange> place_log;      // since the last step
+  std::vector<DynamicContacts::PlaceChange> place_changes;  // the step's (find_pairs')
   bool own_keys_known = false;                                // dynamic_keys is the last step's
   bool dynamic_keys_known = false;                            // own_keys_known when the step began
   std::vector<std::uint64_t> own_keys;                        // the step's dynamic pairs among themselves, sorted
@@ -1032,7 +1070,7 @@ void World::destroy(std::span<const ShapeHandle> handles) {
   State& s = *s_;
   s.check_distinct_live(handles, "destroy");
   for (ShapeHandle h : handles) {
-    s.take_out(h.index);
+    s.take_out(h.index, true);
     s.release_slot(h.index);
     --s.live_count;
   }
@@ -1061,7 +1099,7 @@ void World::set_filter(ShapeHandle handle, ShapeFilter filter) {
   if (f == filter) return;
   s.filtered += (filter == ShapeFilter{} ? 0 : 1) - (f == ShapeFilter{} ? 0 : 1);
   f = filter;
-  s.places_kept = false;  // pairs refused or accepted now that were not
+  s.forget_places();  // pairs refused or accepted now that were not
 }
 
 void World::set_body(ShapeHandle handle, BodyType body) {
@@ -1397,7 +1435,9 @@ void World::release_memory() {
   PairList().swap(s.dynamic_pairs);
   s.static_contacts.release_memory();
   s.dynamic_contacts.release_memory();
-  s.places_kept = false;
+  s.forget_places();
+  std::vector<DynamicContacts::PlaceChange>().swap(s.place_log);
+  std::vector<DynamicContacts::PlaceChange>().swap(s.place_changes);
   s.own_keys_known = false;
   std::vector<std::uint64_t>().swap(s.static_keys);
   std::vector<std::uint64_t>().swap(s.static_ends);
