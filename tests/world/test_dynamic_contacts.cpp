@@ -167,7 +167,7 @@ struct Tally {
 /// old pair ends and its new one begins, of one key).
 void frame(Runners& runners, const Side& side, bool kept, bool filtered, const std::vector<std::uint64_t>& want,
            const std::vector<std::uint64_t>& before, Tally& tally,
-           std::span<const DynamicContacts::PlaceChange> changes = {},
+           std::span<const PlaceChange> changes = {},
            const std::vector<std::uint64_t>* begun = nullptr, const std::vector<std::uint64_t>* ended = nullptr) {
   const DynamicContacts::Accepts accepts = accepted;
   for (auto& r : runners.all) {
@@ -388,7 +388,7 @@ TEST_CASE("dynamic contacts patched through shapes taken out and added, on slots
     std::size_t reused = 0, refused_budget = 0;
     for (int f = 0; f < 40; ++f) {
       INFO("frame " << f);
-      std::vector<DynamicContacts::PlaceChange> changes;
+      std::vector<PlaceChange> changes;
       const std::size_t out_count = f == 23 ? n / 8 + 80 : 1 + r.next() % 6, in_count = 1 + r.next() % 6;
       refused_budget += f == 23;
       std::vector<AnyShape> taken;
@@ -402,7 +402,7 @@ TEST_CASE("dynamic contacts patched through shapes taken out and added, on slots
         ++generation[slot];
         free.push_back(slot);
         now.remove(k, place);
-        changes.push_back({k, false, place});
+        changes.push_back({k, false, place, slot});
       }
       std::sort(free.begin(), free.end(), std::greater<>());
       for (std::size_t i = 0; i < in_count; ++i) {
@@ -427,7 +427,7 @@ TEST_CASE("dynamic contacts patched through shapes taken out and added, on slots
         }
         if (generation.size() <= slot) generation.resize(slot + 1, 0);
         const ShapeKind k = static_cast<ShapeKind>(s.index());  // AnyShape's order is ShapeKind's
-        changes.push_back({k, true, static_cast<std::uint32_t>(now.scene.count(k))});
+        changes.push_back({k, true, static_cast<std::uint32_t>(now.scene.count(k)), slot});
         now.add(s, slot);
       }
       // Jitter, and a jump now and then.

@@ -46,6 +46,7 @@
 #include "hitgrid/core/aabb.hpp"
 #include "hitgrid/core/scene.hpp"
 #include "hitgrid/simd/isa.hpp"
+#include "place_change.hpp"
 
 namespace hitgrid {
 
@@ -62,13 +63,6 @@ class DynamicContacts {
   /// are the touching pairs of the shapes as they were then.
   bool current() const { return current_; }
 
-  /// A change to the dynamic scene: a shape of `kind` taken out of `place` (the kind's
-  /// last shape moved into it, Scene::swap_remove), or one added at `place`, the end.
-  struct PlaceChange {
-    ShapeKind kind;
-    bool added;
-    std::uint32_t place;
-  };
   /// The scene's changes since the last build() or carry(), in order, applied: `dynamic`
   /// and `owners` are the scene after them; the shapes added get slack boxes and their
   /// candidates (`accepts` as build's; `options`: the grid's cell sizes and ISA, for the

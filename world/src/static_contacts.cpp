@@ -392,6 +392,99 @@ void StaticContacts::find_lists(const Scene& dynamic, const Owners& dynamic_owne
   complete_ = margin == 0.0f;
 }
 
+void StaticContacts::patch(std::span<const PlaceChange> changes, const Scene& dynamic,
+                           std::vector<std::uint64_t>& ends) {
+  if (!complete_) throw std::logic_error("StaticContacts::patch without a completed find before it");
+  // Each kind's count at the last find: the scene's now, less what the changes did.
+  std::array<std::size_t, 3> count{};
+  for (std::size_t k = 0; k < 3; ++k) count[k] = dynamic.count(static_cast<ShapeKind>(k));
+  for (const PlaceChange& c : changes) {
+    std::size_t& n = count[static_cast<std::size_t>(c.kind)];
+    n = c.added ? n - 1 : n + 1;
+  }
+  for (const PlaceChange& c : changes) {
+    std::size_t& n = count[static_cast<std::size_t>(c.kind)];
+    if (c.added) {
+      ++n;
+    } else {
+      take_out(static_cast<std::size_t>(c.kind), c.place, static_cast<std::uint32_t>(n - 1), c.slot, ends);
+      --n;
+    }
+  }
+}
+
+void StaticContacts::take_out(std::size_t kind, std::uint32_t place, std::uint32_t last, std::uint32_t slot,
+                              std::vector<std::uint64_t>& ends) {
+  // The places with lists are a prefix of the kind's (every chunk's but the last full, as
+  // a find leaves them; shapes are added and taken out at the end): a place whose shape is
+  // new since the last find has no list or no marks, and one with a list comes before
+  // every place without.
+  std::vector<Chunk>& chunks = chunks_[kind];
+  auto chunk_of = [&](std::uint32_t p) { return p / chunk_places < chunks.size() ? &chunks[p / chunk_places] : nullptr; };
+  Chunk* const to = chunk_of(place);
+  Chunk* const from = chunk_of(last);
+  const std::uint32_t i = place % chunk_places, j = last % chunk_places;
+  const bool listed = to && i < to->places, last_listed = from && j < from->places;
+  if (!listed) {
+    if (last_listed) throw std::logic_error("StaticContacts::patch: a listed place after one without a list");
+    return;
+  }
+  // Between finds, a chunk's marks are the last find's if that find tested it (marks_current
+  // once the next find has begun).
+  auto marks_last = [&](const Chunk& c) { return c.tested == frame_; };
+  const bool marked = marks_last(*to), last_marked = last_listed && marks_last(*from);
+  // The pairs of the shape taken out end.
+  if (marked)
+    for (const Run& r : to->runs)
+      for (std::uint32_t e = r.begin[i]; e != r.begin[i + 1]; ++e)
+        if (r.touched[e]) ends.push_back(std::uint64_t{slot} << 32 | r.slots[e]);
+  // While the chunks change they stand for nothing (no lists, no marks): if memory runs
+  // out below, the next find builds them again.
+  const std::uint64_t epoch = to->epoch, tested = to->tested;
+  const std::uint64_t from_epoch = last_listed ? from->epoch : 0;
+  if (place != last) {
+    to->epoch = 0;
+    to->tested = 0;
+    if (!last_listed) {
+      // The shape moved in is new since the last find: the list stays, without marks.
+      for (Run& r : to->runs) std::fill(r.touched.begin() + r.begin[i], r.touched.begin() + r.begin[i + 1], 0);
+    } else {
+      // The last place's list and marks replace this place's (as rebuild writes a chunk).
+      Scratch& t = scratch_.local();
+      for (std::size_t k = 0; k < 3; ++k) {
+        Run& out = t.runs[k];
+        const Run& moved = from->runs[k];
+        out.clear();
+        out.append(to->runs[k], 0, i);
+        for (std::uint32_t e = moved.begin[j]; e != moved.begin[j + 1]; ++e) {
+          const float g[4] = {moved.g[0][e], moved.g[1][e], moved.g[2][e], moved.g[3][e]};
+          out.append(g, moved.slots[e], i, marked && last_marked && moved.touched[e]);
+        }
+        out.end_place();
+        out.append(to->runs[k], i + 1, to->places);
+      }
+      for (std::size_t k = 0; k < 3; ++k) to->runs[k].assign(t.runs[k]);
+      to->lists[i] = from->lists[j];
+    }
+    // A list from before the statics changed makes the chunk's stale (marks carried by slot).
+    to->epoch = last_listed && from_epoch != epoch ? 0 : epoch;
+    to->tested = tested;
+  }
+  // The last place leaves.
+  if (last_listed) {
+    for (Run& r : from->runs) {
+      const std::uint32_t n = r.begin[j];
+      for (std::vector<float>& column : r.g) column.resize(n);
+      r.slots.resize(n);
+      r.places.resize(n);
+      r.touched.resize(n);
+      r.begin.resize(j + 1);
+    }
+    from->lists.resize(j);
+    from->places = j;
+  }
+}
+
 void StaticContacts::release_memory() {
   for (std::vector<Chunk>& chunks : chunks_) std::vector<Chunk>().swap(chunks);
   scratch_.clear();

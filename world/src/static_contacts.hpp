@@ -32,6 +32,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "hitgrid/broadphase/grid_index.hpp"
@@ -39,6 +40,7 @@
 #include "hitgrid/core/scene.hpp"
 #include "hitgrid/core/shape_id.hpp"
 #include "hitgrid/simd/isa.hpp"
+#include "place_change.hpp"
 
 namespace hitgrid {
 
@@ -67,6 +69,11 @@ class StaticContacts {
   void find_changes(const Scene& dynamic, const Owners& dynamic_owners, const GridIndex& statics,
                     const Owners& static_owners, Isa isa, std::vector<std::uint64_t>& begins,
                     std::vector<std::uint64_t>& ends);
+  /// The dynamic scene's changes since the last find (in order; `dynamic` is the scene
+  /// after them) followed, so that find_changes may run next: a shape taken out has the
+  /// pairs it had at that find put into `ends` (keys as find's, appended), and the shape
+  /// moved into its place brings its list and marks along. Only while changes_known().
+  void patch(std::span<const PlaceChange> changes, const Scene& dynamic, std::vector<std::uint64_t>& ends);
   /// Whether the last find (of either form) completed without a margin (with one, the
   /// marks are not kept), with no release_memory since: what find_changes compares
   /// against is known.
@@ -190,6 +197,10 @@ class StaticContacts {
   void find_lists(const Scene& dynamic, const Owners& dynamic_owners, const GridIndex& statics,
                   const Owners& static_owners, float margin, Isa isa, bool changes, std::vector<std::uint64_t>& out,
                   std::vector<std::uint64_t>* ends);
+  /// patch()'s: the shape of `kind` at `place` (slot `slot`) taken out, the kind's last
+  /// shape (at `last`) moved into its place.
+  void take_out(std::size_t kind, std::uint32_t place, std::uint32_t last, std::uint32_t slot,
+                std::vector<std::uint64_t>& ends);
   /// The same with a margin: the pairs within distance `margin`, tested one by one.
   static void within_margin(ShapeKind kind, const std::uint32_t* slots, const Chunk& c, float margin, Scratch& t);
 

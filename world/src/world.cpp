@@ -220,7 +220,7 @@ struct World::State {
     s.dense = id.index();
     if (body != BodyType::dynamic_body || s.kind != ShapeKind::circle) s.displacement = {0.0f, 0.0f};
     index_stale[b] = true;
-    if (body == BodyType::dynamic_body) log_change({s.kind, true, s.dense});
+    if (body == BodyType::dynamic_body) log_change({s.kind, true, s.dense, slot});
   }
 
   /// Takes `slot`'s shape out of its scene; the kind's last shape moves into its place.
@@ -229,10 +229,12 @@ struct World::State {
   /// or kind, and the places are forgotten.
   void take_out(std::uint32_t slot, bool destroyed = false) {
     const Slot& s = slots[slot];
-    if (destroyed && s.body == BodyType::dynamic_body)
-      log_change({s.kind, false, s.dense});
-    else
+    if (destroyed && s.body == BodyType::dynamic_body) {
+      log_change({s.kind, false, s.dense, slot});
+      if (places_kept) destroyed_filters.emplace_back(slot, s.filter);
+    } else {
       forget_places();
+    }
     const std::size_t b = scene_of(s.body);
     std::vector<std::uint32_t>& own = owners[b][static_cast<std::size_t>(s.kind)];
     const std::uint32_t moved = own.back();
@@ -248,7 +250,7 @@ struct World::State {
   /// that the next step can patch what it carries (DynamicContacts::patch); a log longer
   /// than a quarter of the shapes (and a thousand) is forgotten instead: building costs
   /// less then.
-  void log_change(DynamicContacts::PlaceChange change) {
+  void log_change(PlaceChange change) {
     if (!places_kept) return;
     if (place_log.size() >= scenes[dynamic_scene].size() / 4 + 1024) return forget_places();
     place_log.push_back(change);
@@ -257,6 +259,7 @@ struct World::State {
   void forget_places() {
     places_kept = false;
     place_log.clear();
+    destroyed_filters.clear();
   }
 
   /// A free slot (the lowest freed one first: the same calls give the same handles).
@@ -342,10 +345,12 @@ struct World::State {
     const bool kept = places_kept;
     place_changes.swap(place_log);
     place_log.clear();
+    step_destroyed.swap(destroyed_filters);
+    destroyed_filters.clear();
     // Dynamic shapes were destroyed since the last step: their pairs end by the changes
     // DynamicContacts carries (its patch), or the whole lists are compared (merge_pairs).
     const bool removed = std::any_of(place_changes.begin(), place_changes.end(),
-                                     [](const DynamicContacts::PlaceChange& c) { return !c.added; });
+                                     [](const PlaceChange& c) { return !c.added; });
     const bool carry = kept && own_keys_known && !removed;
     dynamic_keys_known = own_keys_known;
     const bool contacts_current = dynamic_contacts.current();
@@ -364,21 +369,24 @@ struct World::State {
       // Without a margin, with static and dynamic shapes, the dynamic shapes' own pairs
       // are kept apart (own_keys): the next step may carry the static pairs over.
       tracking = margin == 0.0f && statics && dynamics;
-      // StaticContacts finds the changes only if every dynamic shape kept its place.
       const DynamicContacts::Accepts accept = [this](std::uint32_t a, std::uint32_t b) { return accepts(a, b); };
-      own_changes = margin == 0.0f && kept && contacts_current &&
-                    (!statics || (static_contacts.changes_known() && !removed)) &&
+      own_changes = margin == 0.0f && kept && contacts_current && (!statics || static_contacts.changes_known()) &&
                     dynamic_contacts.patch(place_changes, scenes[dynamic_scene], owners[dynamic_scene],
                                            filtered == 0 ? nullptr : &accept, find_options) &&
                     dynamic_contacts.can_carry(scenes[dynamic_scene]);
       by_changes = own_changes || (tracking && carry && static_contacts.changes_known());
       const Isa isa = resolve_isa(options.isa);
-      if (by_changes && statics)
+      if (by_changes && statics) {
+        // Places the log changed (shapes destroyed) first: their pairs end, and the shapes
+        // moved into their places bring their lists.
+        destroyed_ends.clear();
+        if (!place_changes.empty()) static_contacts.patch(place_changes, scenes[dynamic_scene], destroyed_ends);
         static_contacts.find_changes(scenes[dynamic_scene], owners[dynamic_scene], index[static_scene],
                                      owners[static_scene], isa, static_keys, static_ends);
-      else
+      } else {
         static_contacts.find(scenes[dynamic_scene], owners[dynamic_scene], index[static_scene], owners[static_scene],
                              margin, isa, static_keys);
+      }
       slot_bits = static_cast<int>(std::bit_width(slots.size()));
       bool own_sorted = false;  // own_keys holds the dynamic shapes' own pairs, sorted
       if (margin != 0.0f) {
@@ -393,8 +401,7 @@ struct World::State {
           if (statics) {
             keys_of_pairs(static_keys, 0, false, static_keys);
             sorted(static_keys);
-            keys_of_pairs(static_ends, 0, false, static_ends);
-            sorted(static_ends);
+            static_ends_as_keys();
           }
           return;
         }
@@ -431,13 +438,33 @@ struct World::State {
       keys_of_pairs(static_keys, 0, false, static_keys);
       sorted(static_keys);
       if (by_changes) {
-        keys_of_pairs(static_ends, 0, false, static_ends);
-        sorted(static_ends);
+        static_ends_as_keys();
       } else {
         pair_keys.resize(own_keys.size() + static_keys.size());
         std::merge(own_keys.begin(), own_keys.end(), static_keys.begin(), static_keys.end(), pair_keys.begin());
       }
     });
+  }
+
+  /// static_ends (StaticContacts' keys) as sorted pair keys, with the pairs of the dynamic
+  /// shapes destroyed since the last step (destroyed_ends): those their filters accepted,
+  /// as they were when destroyed (a slot used again has another's now).
+  void static_ends_as_keys() {
+    keys_of_pairs(static_ends, 0, false, static_ends);
+    if (!destroyed_ends.empty()) {
+      std::stable_sort(step_destroyed.begin(), step_destroyed.end(),
+                       [](const auto& x, const auto& y) { return x.first < y.first; });
+      for (std::uint64_t k : destroyed_ends) {
+        const auto dynamic = static_cast<std::uint32_t>(k >> 32), other = static_cast<std::uint32_t>(k);
+        // The first shape destroyed on the slot since the last step: the one that had pairs.
+        const auto d = std::lower_bound(step_destroyed.begin(), step_destroyed.end(), dynamic,
+                                        [](const auto& x, std::uint32_t slot) { return x.first < slot; });
+        const ShapeFilter &fa = d->second, &fb = slots[other].filter;
+        if ((fa.category & fb.mask) != 0 && (fb.category & fa.mask) != 0)
+          static_ends.push_back(std::uint64_t{std::min(dynamic, other)} << slot_bits | std::max(dynamic, other));
+      }
+    }
+    sorted(static_ends);
   }
 
   /// Pair keys sorted: (lower slot, higher slot) keys, in handle order (slot_key). A pair
@@ -749,6 +776,7 @@ struct World::State {
     }
     places_kept = true;
     place_log.clear();
+    destroyed_filters.clear();
   }
 
   /// next and the events by a merge of pair_keys with current (below).
@@ -982,8 +1010,12 @@ struct World::State {
   // destroyed while dynamic (in place_log): no shape taken out of its scene or place
   // otherwise, no filter changed, no memory released.
   bool places_kept = false;
-  std::vector<DynamicContacts::PlaceChange> place_log;      // since the last step
-  std::vector<DynamicContacts::PlaceChange> place_changes;  // the step's (find_pairs')
+  std::vector<PlaceChange> place_log;      // since the last step
+  std::vector<PlaceChange> place_changes;  // the step's (find_pairs')
+  // The slots and filters of the dynamic shapes destroyed since the last step (in order),
+  // and the step's; the pairs StaticContacts says they had (StaticContacts::patch).
+  std::vector<std::pair<std::uint32_t, ShapeFilter>> destroyed_filters, step_destroyed;
+  std::vector<std::uint64_t> destroyed_ends;
   bool own_keys_known = false;                                // dynamic_keys is the last step's
   bool dynamic_keys_known = false;                            // own_keys_known when the step began
   std::vector<std::uint64_t> own_keys;                        // the step's dynamic pairs among themselves, sorted
@@ -1436,8 +1468,11 @@ void World::release_memory() {
   s.static_contacts.release_memory();
   s.dynamic_contacts.release_memory();
   s.forget_places();
-  std::vector<DynamicContacts::PlaceChange>().swap(s.place_log);
-  std::vector<DynamicContacts::PlaceChange>().swap(s.place_changes);
+  std::vector<PlaceChange>().swap(s.place_log);
+  std::vector<PlaceChange>().swap(s.place_changes);
+  s.destroyed_filters = {};
+  s.step_destroyed = {};
+  std::vector<std::uint64_t>().swap(s.destroyed_ends);
   s.own_keys_known = false;
   std::vector<std::uint64_t>().swap(s.static_keys);
   std::vector<std::uint64_t>().swap(s.static_ends);
