@@ -19,14 +19,16 @@
 // type. Static shapes never pair with each other and cost nothing per frame while they do
 // not move: they are kept in a grid built once (GridIndex), rebuilt at the next step after
 // any of them changes, and the dynamic shapes are tested against it; the dynamic shapes'
-// own pairs come from the grid broad phase (PairFinder) every frame, and the grid it
-// builds for them is kept for the queries, casts and swept circles of that frame (one
-// grid per step, built once, read by the pairs' passes and by every query after).
-// Between steps after which shapes were only moved in place (the same kind) or created,
-// the pairs with static shapes are carried over: only those that began or ended are
-// sorted and merged (any other change, destroy, a new kind or body, a filter, and
-// release_memory(), costs one step of the full form; a world with a contact margin takes
-// the full form every step).
+// own pairs come from the grid broad phase (PairFinder), or while they stay near where
+// they were, from candidates kept from frame to frame and tested again. A grid of the
+// dynamic shapes, once built in a step, is kept for the queries, casts and swept circles
+// of that frame (built once, read by the pairs' passes and by every query after).
+// Between steps after which shapes were only moved in place (the same kind), created, or
+// destroyed while dynamic, the pairs are carried over: only those that began or ended are
+// sorted and merged (any other change, destroying a static shape, a new kind or body, a
+// filter, and release_memory(), costs one step of the full form, as do more destroys and
+// creations than a quarter of the dynamic shapes; a world with a contact margin takes the
+// full form every step).
 //
 // step() finds the pairs touching now, exactly (closed shapes: touching counts; every
 // decision is exact arithmetic on the float inputs, docs/contracts.md), and the events
