@@ -198,10 +198,11 @@ bool DynamicContacts::patch(std::span<const PlaceChange> changes, const Scene& d
     const auto kind = static_cast<ShapeKind>(k);
     const std::size_t ids = place_of_[k].size();
     slack_[k].resize(ids);
-    reach_[k].resize(ids, least_reach);
+    reach_[k].resize(ids, fresh_reach_);
     packed_[k].resize(ids);
     for (std::size_t id = first_new[k]; id < ids; ++id)
-      if (alive_[k][id]) slack_[k][id] = slack_box(pack_at(dynamic, kind, place_of_[k][id], packed_[k][id]), least_reach);
+      if (alive_[k][id])
+        slack_[k][id] = slack_box(pack_at(dynamic, kind, place_of_[k][id], packed_[k][id]), fresh_reach_);
   }
   // Their candidates: the build's slack boxes they meet (the grid of boxes_: the
   // segments', then the circles', then the boxes', by stable id), and the shapes added
@@ -322,20 +323,25 @@ void DynamicContacts::build(const Scene& dynamic, const Owners& owners, std::siz
 
 void DynamicContacts::make_slack_boxes(const Scene& dynamic) {
   double sides = 0.0;
+  bool fresh_escaped = false;  // a shape added since the last build left its slack box
   for (std::size_t k = 0; k < 3; ++k) {
     const auto kind = static_cast<ShapeKind>(k);
     const std::size_t n = dynamic.count(kind);
     // A place whose shape left its slack box gets twice the reach (a shape moving faster
     // than its slack, or a slanted segment whose bounds are short beside its length). The
     // shape at a place had the slack box of its stable id (patched since the last build)
-    // or of the place; a place new since, the least reach.
-    reach_scratch_.assign(n, least_reach);
+    // or of the place. A shape new since gets the new shapes' reach (after the first
+    // build): it has not shown how far it goes, and one that leaves its slack box the
+    // frame after costs a build that did not pay.
+    reach_scratch_.assign(n, counts_.builds > 1 ? fresh_reach_ : least_reach);
     for (std::uint32_t i = 0; i < n; ++i) {
       const std::size_t j = !mapped_ ? i : i < stable_[k].size() ? stable_[k][i] : slack_[k].size();
       if (j >= slack_[k].size()) continue;
       std::array<float, 4> g;
       pack_shape(dynamic, kind, i, g.data());
-      reach_scratch_[i] = lies_in(kind, g.data(), slack_[k][j]) ? reach_[k][j] : std::min(2.0f * reach_[k][j], most_reach);
+      const bool in = lies_in(kind, g.data(), slack_[k][j]);
+      reach_scratch_[i] = in ? reach_[k][j] : std::min(2.0f * reach_[k][j], most_reach);
+      fresh_escaped = fresh_escaped || (!in && j >= built_[k]);
     }
     reach_[k].swap(reach_scratch_);
     slack_[k].resize(n);
@@ -345,6 +351,7 @@ void DynamicContacts::make_slack_boxes(const Scene& dynamic) {
       sides += larger_side(slack_[k][i]);
     }
   }
+  if (fresh_escaped) fresh_reach_ = std::min(2.0f * fresh_reach_, most_reach);
   floor_ = dynamic.empty() ? 0.0 : slack_floor * sides / static_cast<double>(dynamic.size());
   boxes_.clear();
   boxes_.reserve(0, 0, dynamic.size());
@@ -522,6 +529,7 @@ void DynamicContacts::release_memory() {
   std::vector<ShapeId>().swap(met_);
   std::vector<float>().swap(reach_scratch_);
   least_ = least_reach;
+  fresh_reach_ = 2.0f * least_reach;
   unpaid_ = 0;
 }
 

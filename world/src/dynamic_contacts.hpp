@@ -118,7 +118,10 @@ class DynamicContacts {
   /// slivers move too). A reach starts at least_reach and doubles, up to most_reach, each
   /// time the place's shape is found outside its slack box at a build; and every reach is
   /// at least a least reach that doubles after two builds running that did not pay and
-  /// halves (down to least_reach) after one that was carried long_run frames.
+  /// halves (down to least_reach) after one that was carried long_run frames. A shape
+  /// added since the last build starts at the new shapes' reach instead, twice
+  /// least_reach at first, doubling (up to most_reach) at each build that finds a shape
+  /// added since the build before outside its slack box.
   static constexpr float least_reach = 0.125f, most_reach = 1.0f;
   static constexpr std::uint32_t long_run = 64;
   static constexpr double slack_floor = 0.5;
@@ -183,6 +186,7 @@ class DynamicContacts {
   std::uint32_t wait_ = 0, next_wait_ = 0;     // frames wants_build says no, and after the next build
   std::uint32_t unpaid_ = 0;                   // builds running that did not pay
   float least_ = least_reach;                  // every place's reach at least
+  float fresh_reach_ = 2.0f * least_reach;     // the reach of a shape added since the last build
   Counts counts_;
   std::array<std::vector<Aabb>, 3> slack_;  // by kind, stable id
   std::array<std::vector<float>, 3> reach_;  // by kind, stable id
