@@ -1490,6 +1490,35 @@ TEST_CASE("a ray that leaves the float range hits a disk that reaches beyond it,
     }
 }
 
+namespace {
+
+/// history(options) (a world's pairs, step after step) the same on every ISA, one and
+/// two threads and a task hook as on one thread, scalar; every frame on the world's
+/// threads.
+template <class History>
+void same_everywhere(const History& history) {
+  tbb::global_control allow(tbb::global_control::max_allowed_parallelism, 8);
+  WorldOptions o;
+  o.threads = 1;
+  o.isa = Isa::scalar;
+  o.small_frame_shapes = 0;
+  const auto reference = history(o);
+  for (Isa isa : test::isas_to_test())
+    for (unsigned threads : {1u, 2u}) {
+      if (test::tsan_build && threads == 1) continue;  // support/sanitizer_builds.hpp
+      INFO(isa_name(isa) << ", " << threads << " threads");
+      o.isa = isa;
+      o.threads = threads;
+      CHECK(history(o) == reference);
+    }
+  test::SerialHook serial(5);
+  o.isa = Isa::automatic;
+  o.tasks = serial.hook();
+  CHECK(history(o) == reference);
+}
+
+}  // namespace
+
 TEST_CASE("dynamic shapes jittering in place carry their own pairs: pairs and events stay the exact ones", "[world]") {
   // Dynamic shapes (some filtered) over static ones, each jittering about its home by up
   // to a tenth of its size, frame after frame, so that many pairs begin and end each
@@ -1541,24 +1570,7 @@ TEST_CASE("dynamic shapes jittering in place carry their own pairs: pairs and ev
     }
     return out;
   };
-  tbb::global_control allow(tbb::global_control::max_allowed_parallelism, 8);
-  WorldOptions o;
-  o.threads = 1;
-  o.isa = Isa::scalar;
-  o.small_frame_shapes = 0;
-  const auto reference = history(o);
-  for (Isa isa : test::isas_to_test())
-    for (unsigned threads : {1u, 2u}) {
-      if (test::tsan_build && threads == 1) continue;  // support/sanitizer_builds.hpp
-      INFO(isa_name(isa) << ", " << threads << " threads");
-      o.isa = isa;
-      o.threads = threads;
-      CHECK(history(o) == reference);
-    }
-  test::SerialHook serial(5);
-  o.isa = Isa::automatic;
-  o.tasks = serial.hook();
-  CHECK(history(o) == reference);
+  same_everywhere(history);
 }
 
 TEST_CASE("dynamic shapes destroyed and created between jittering frames: pairs and events stay the exact ones",
@@ -1640,22 +1652,5 @@ TEST_CASE("dynamic shapes destroyed and created between jittering frames: pairs 
     CHECK(reused > 60);
     return out;
   };
-  tbb::global_control allow(tbb::global_control::max_allowed_parallelism, 8);
-  WorldOptions o;
-  o.threads = 1;
-  o.isa = Isa::scalar;
-  o.small_frame_shapes = 0;
-  const auto reference = history(o);
-  for (Isa isa : test::isas_to_test())
-    for (unsigned threads : {1u, 2u}) {
-      if (test::tsan_build && threads == 1) continue;  // support/sanitizer_builds.hpp
-      INFO(isa_name(isa) << ", " << threads << " threads");
-      o.isa = isa;
-      o.threads = threads;
-      CHECK(history(o) == reference);
-    }
-  test::SerialHook serial(5);
-  o.isa = Isa::automatic;
-  o.tasks = serial.hook();
-  CHECK(history(o) == reference);
+  same_everywhere(history);
 }
