@@ -162,6 +162,24 @@ bool DynamicContacts::patch(std::span<const PlaceChange> changes, const Scene& d
   map_places();
   std::array<std::size_t, 3> first_new{};
   for (std::size_t k = 0; k < 3; ++k) first_new[k] = place_of_[k].size();
+  const auto [added, taken] = apply_changes(changes, dynamic);
+  if (!within_budget(added, dynamic.size())) return false;
+  make_added_slack_boxes(dynamic, first_new);
+  if (added != 0 && !slack_grid_built_) {
+    slack_grid_ = GridIndex(boxes_, options);
+    slack_grid_built_ = true;
+  }
+  find_added_candidates(owners, accepts, first_new);
+  merge_found();
+  for (std::size_t k = 0; k < 3; ++k) counts_built_[k] = dynamic.count(static_cast<ShapeKind>(k));
+  ++counts_.patches;
+  counts_.added += added;
+  counts_.taken_out += taken;
+  return true;
+}
+
+std::pair<std::size_t, std::size_t> DynamicContacts::apply_changes(std::span<const PlaceChange> changes,
+                                                                   const Scene& dynamic) {
   std::size_t added = 0, taken = 0;
   for (const PlaceChange& c : changes) {
     const std::size_t k = at(c.kind);
@@ -173,6 +191,7 @@ bool DynamicContacts::patch(std::span<const PlaceChange> changes, const Scene& d
       alive_[k].push_back(1);
       ++added;
     } else {
+      // Scene::swap_remove: the last place's shape moves into the place taken out.
       if (c.place >= stable.size()) throw std::logic_error("hitgrid: DynamicContacts::patch: no shape at the place");
       const std::uint32_t dead = stable[c.place], last = stable.back();
       place_of_[k][dead] = taken_out;
@@ -187,13 +206,18 @@ bool DynamicContacts::patch(std::span<const PlaceChange> changes, const Scene& d
     if (stable_[k].size() != dynamic.count(static_cast<ShapeKind>(k)))
       throw std::logic_error("hitgrid: DynamicContacts::patch: the changes do not lead to the scene");
   dead_ += taken;
-  // The budget: shapes taken out cost the tests of their candidates until the next build,
-  // and each shape added is compared with every one added since the build.
+  return {added, taken};
+}
+
+bool DynamicContacts::within_budget(std::size_t added, std::size_t n) const {
+  // Shapes taken out cost the tests of their candidates until the next build, and each
+  // shape added is compared with every one added since the build.
   std::size_t fresh = 0;
   for (std::size_t k = 0; k < 3; ++k) fresh += place_of_[k].size() - built_[k];
-  const std::size_t n = dynamic.size();
-  if (dead_ > n / 8 + 64 || added * fresh > 4 * n + 4096) return false;
-  // The shapes added: their slack boxes (the least reach), and geometry packed.
+  return dead_ <= n / 8 + 64 && added * fresh <= 4 * n + 4096;
+}
+
+void DynamicContacts::make_added_slack_boxes(const Scene& dynamic, const std::array<std::size_t, 3>& first_new) {
   for (std::size_t k = 0; k < 3; ++k) {
     const auto kind = static_cast<ShapeKind>(k);
     const std::size_t ids = place_of_[k].size();
@@ -204,13 +228,10 @@ bool DynamicContacts::patch(std::span<const PlaceChange> changes, const Scene& d
       if (alive_[k][id])
         slack_[k][id] = slack_box(pack_at(dynamic, kind, place_of_[k][id], packed_[k][id]), fresh_reach_);
   }
-  // Their candidates: the build's slack boxes they meet (the grid of boxes_: the
-  // segments', then the circles', then the boxes', by stable id), and the shapes added
-  // since the build (each pair of two added now once, from the later one).
-  if (added != 0 && !slack_grid_built_) {
-    slack_grid_ = GridIndex(boxes_, options);
-    slack_grid_built_ = true;
-  }
+}
+
+void DynamicContacts::find_added_candidates(const Owners& owners, const Accepts* accepts,
+                                            const std::array<std::size_t, 3>& first_new) {
   for (std::vector<Found>& f : found_) f.clear();
   for (std::size_t k = 0; k < 3; ++k) {
     const auto kind = static_cast<ShapeKind>(k);
@@ -218,6 +239,8 @@ bool DynamicContacts::patch(std::span<const PlaceChange> changes, const Scene& d
       if (!alive_[k][i]) continue;
       const auto id = static_cast<std::uint32_t>(i);
       const Aabb& box = slack_[k][id];
+      // The build's slack boxes (boxes_ holds the segments', then the circles', then the
+      // boxes', by stable id).
       slack_grid_.touching(Box{box.min, box.max}, met_);
       for (ShapeId m : met_) {
         std::uint32_t j = m.index();
@@ -225,8 +248,9 @@ bool DynamicContacts::patch(std::span<const PlaceChange> changes, const Scene& d
         while (kj < 2 && j >= built_[kj]) j -= static_cast<std::uint32_t>(built_[kj++]);
         if (alive_[kj][j]) add_found(kind, id, static_cast<ShapeKind>(kj), j, owners, accepts);
       }
+      // The shapes added since the build before it (of a lower kind, or of its kind and
+      // a lower id), so that each pair of two added now is found once, from the later.
       for (std::size_t kj = 0; kj < 3; ++kj) {
-        // Those added before it: since the build, and now of a lower kind or id.
         const std::size_t end = kj < k ? place_of_[kj].size() : kj == k ? i : first_new[kj];
         for (std::size_t j = built_[kj]; j < end; ++j)
           if (alive_[kj][j] && overlaps(box, slack_[kj][j]))
@@ -234,8 +258,11 @@ bool DynamicContacts::patch(std::span<const PlaceChange> changes, const Scene& d
       }
     }
   }
-  // Into the lists of the added shapes' candidates, sorted by key, untouched: merged from
-  // the back, in place.
+}
+
+void DynamicContacts::merge_found() {
+  // Sorted by key and untouched, into the lists of the added shapes' candidates: merged
+  // from the back, in place.
   for (std::size_t pk = 0; pk < kinds; ++pk) {
     std::vector<Found>& f = found_[pk];
     if (f.empty()) continue;
@@ -258,11 +285,6 @@ bool DynamicContacts::patch(std::span<const PlaceChange> changes, const Scene& d
       }
     }
   }
-  for (std::size_t k = 0; k < 3; ++k) counts_built_[k] = dynamic.count(static_cast<ShapeKind>(k));
-  ++counts_.patches;
-  counts_.added += added;
-  counts_.taken_out += taken;
-  return true;
 }
 
 void DynamicContacts::carry(Isa isa, std::vector<std::uint64_t>& begins,

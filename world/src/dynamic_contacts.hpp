@@ -39,6 +39,7 @@
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "hitgrid/broadphase/find_pairs.hpp"
@@ -175,6 +176,17 @@ class DynamicContacts {
   Aabb slack_box(const Aabb& bounds, float reach) const;
   /// stable_, place_of_ and alive_ as the build left them (ids are places), for a patch.
   void map_places();
+  // patch()'s stages, first_new[kind] the first stable id added by this patch:
+  /// The log applied to stable_, place_of_ and alive_: (shapes added, taken out).
+  std::pair<std::size_t, std::size_t> apply_changes(std::span<const PlaceChange> changes, const Scene& dynamic);
+  /// Whether carrying on pays, with `added` shapes added now and n in the scene.
+  bool within_budget(std::size_t added, std::size_t n) const;
+  /// The added shapes' slack boxes (at fresh_reach_) and packed geometry.
+  void make_added_slack_boxes(const Scene& dynamic, const std::array<std::size_t, 3>& first_new);
+  /// The added shapes' candidates into found_, by pair kind.
+  void find_added_candidates(const Owners& owners, const Accepts* accepts, const std::array<std::size_t, 3>& first_new);
+  /// found_ merged into the lists of the added shapes' candidates.
+  void merge_found();
   /// The candidate (if the filters accept it) of the shapes with stable ids a (of kind
   /// ka) and b (of kind kb) into found_.
   void add_found(ShapeKind ka, std::uint32_t a, ShapeKind kb, std::uint32_t b, const Owners& owners,

@@ -88,6 +88,15 @@ void StaticContacts::Run::assign(const Run& from) {
   begin.assign(from.begin.begin(), from.begin.end());
 }
 
+void StaticContacts::Run::keep_places(std::uint32_t n) {
+  const std::uint32_t end = begin[n];
+  for (std::vector<float>& column : g) column.resize(end);
+  slots.resize(end);
+  places.resize(end);
+  touched.resize(end);
+  begin.resize(n + 1);
+}
+
 void StaticContacts::find_stale(const Scene& dynamic, ShapeKind kind, std::uint32_t first, std::uint32_t places,
                                 const Chunk& c, float margin, float cell, Scratch& t) const {
   t.stale.clear();
@@ -429,9 +438,6 @@ void StaticContacts::take_out(std::size_t kind, std::uint32_t place, std::uint32
     if (last_listed) throw std::logic_error("StaticContacts::patch: a listed place after one without a list");
     return;
   }
-  // Between finds, a chunk's marks are the last find's if that find tested it (marks_current
-  // once the next find has begun).
-  auto marks_last = [&](const Chunk& c) { return c.tested == frame_; };
   const bool marked = marks_last(*to), last_marked = last_listed && marks_last(*from);
   // The pairs of the shape taken out end.
   if (marked)
@@ -472,14 +478,7 @@ void StaticContacts::take_out(std::size_t kind, std::uint32_t place, std::uint32
   }
   // The last place leaves.
   if (last_listed) {
-    for (Run& r : from->runs) {
-      const std::uint32_t n = r.begin[j];
-      for (std::vector<float>& column : r.g) column.resize(n);
-      r.slots.resize(n);
-      r.places.resize(n);
-      r.touched.resize(n);
-      r.begin.resize(j + 1);
-    }
+    for (Run& r : from->runs) r.keep_places(j);
     from->lists.resize(j);
     from->places = j;
   }

@@ -119,6 +119,8 @@ class StaticContacts {
     void end_place() { begin.push_back(static_cast<std::uint32_t>(slots.size())); }
     /// The same contents as `from`, in this run's memory (grown only when too small).
     void assign(const Run& from);
+    /// Only the lists of places [0, n) kept.
+    void keep_places(std::uint32_t n);
   };
   /// A place's list: its slack box, and what next_list reads when the shape leaves it:
   /// where the shape was and the frame when it was built (how fast it goes), and its slack.
@@ -193,6 +195,8 @@ class StaticContacts {
   /// find_changes' condition the shapes there are new since, or that find had no static
   /// shapes to pair them with.
   bool marks_current(const Chunk& c) const { return c.tested + 1 == frame_; }
+  /// The same between finds (patch()): the last find tested the chunk.
+  bool marks_last(const Chunk& c) const { return c.tested == frame_; }
   /// find() and find_changes(): margin 0 with changes.
   void find_lists(const Scene& dynamic, const Owners& dynamic_owners, const GridIndex& statics,
                   const Owners& static_owners, float margin, Isa isa, bool changes, std::vector<std::uint64_t>& out,
