@@ -91,6 +91,14 @@ std::vector<HandlePair> minus(const std::vector<HandlePair>& a, const std::vecto
   return out;
 }
 
+/// The step's pairs are `want`, and its events the differences from `previous` (the pairs
+/// of the step before).
+void check_step(const World& world, const std::vector<HandlePair>& want, const std::vector<HandlePair>& previous) {
+  CHECK(std::vector<HandlePair>(world.pairs().begin(), world.pairs().end()) == want);
+  CHECK(std::vector<HandlePair>(world.begin_events().begin(), world.begin_events().end()) == minus(want, previous));
+  CHECK(std::vector<HandlePair>(world.end_events().begin(), world.end_events().end()) == minus(previous, want));
+}
+
 class Random {
  public:
   explicit Random(std::uint64_t seed) : r_(seed) {}
@@ -709,10 +717,7 @@ TEST_CASE("dynamic shapes touching more static shapes than a batch of exact test
         world.step();
         const std::vector<HandlePair> want = model.pairs();
         CHECK(want.size() > 20000);
-        CHECK(std::vector<HandlePair>(world.pairs().begin(), world.pairs().end()) == want);
-        CHECK(std::vector<HandlePair>(world.begin_events().begin(), world.begin_events().end()) ==
-              minus(want, previous));
-        CHECK(std::vector<HandlePair>(world.end_events().begin(), world.end_events().end()) == minus(previous, want));
+        check_step(world, want, previous);
         previous = want;
         // Every dynamic shape a step to the right: some leave their slack boxes.
         for (ShapeHandle h : moving) {
@@ -794,11 +799,7 @@ TEST_CASE("dynamic shapes drifting over small static shapes keep their static pa
           for (const auto& [a, b] : want[f])
             pairs.push_back({std::min(handles[a], handles[b]), std::max(handles[a], handles[b])});
           std::sort(pairs.begin(), pairs.end());
-          CHECK(std::vector<HandlePair>(world.pairs().begin(), world.pairs().end()) == pairs);
-          CHECK(std::vector<HandlePair>(world.begin_events().begin(), world.begin_events().end()) ==
-                minus(pairs, previous));
-          CHECK(std::vector<HandlePair>(world.end_events().begin(), world.end_events().end()) ==
-                minus(previous, pairs));
+          check_step(world, pairs, previous);
           previous = std::move(pairs);
         }
       }
@@ -884,11 +885,7 @@ TEST_CASE("dynamic shapes created, destroyed and changing kind over fixed static
           }
           world.step();
           if (first) want[f] = model.pairs();
-          CHECK(std::vector<HandlePair>(world.pairs().begin(), world.pairs().end()) == want[f]);
-          CHECK(std::vector<HandlePair>(world.begin_events().begin(), world.begin_events().end()) ==
-                minus(want[f], previous));
-          CHECK(std::vector<HandlePair>(world.end_events().begin(), world.end_events().end()) ==
-                minus(previous, want[f]));
+          check_step(world, want[f], previous);
           previous = want[f];
         }
         if (first) {
@@ -1559,10 +1556,7 @@ TEST_CASE("dynamic shapes jittering in place carry their own pairs: pairs and ev
       world.step();
       const std::vector<HandlePair> want = model.pairs();
       INFO("frame " << f);
-      CHECK(std::vector<HandlePair>(world.pairs().begin(), world.pairs().end()) == want);
-      CHECK(std::vector<HandlePair>(world.begin_events().begin(), world.begin_events().end()) ==
-            minus(want, previous));
-      CHECK(std::vector<HandlePair>(world.end_events().begin(), world.end_events().end()) == minus(previous, want));
+      check_step(world, want, previous);
       if (f > 0) CHECK(!world.begin_events().empty());
       if (f > 0) CHECK(!world.end_events().empty());
       previous = want;
@@ -1642,10 +1636,7 @@ TEST_CASE("dynamic shapes destroyed and created between jittering frames: pairs 
       world.step();
       const std::vector<HandlePair> want = model.pairs();
       INFO("frame " << f);
-      CHECK(std::vector<HandlePair>(world.pairs().begin(), world.pairs().end()) == want);
-      CHECK(std::vector<HandlePair>(world.begin_events().begin(), world.begin_events().end()) ==
-            minus(want, previous));
-      CHECK(std::vector<HandlePair>(world.end_events().begin(), world.end_events().end()) == minus(previous, want));
+      check_step(world, want, previous);
       previous = want;
       out.push_back(want);
     }
