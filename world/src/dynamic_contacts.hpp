@@ -164,6 +164,10 @@ class DynamicContacts {
   template <bool mapped>
   bool pack_inside(const Scene& dynamic, ShapeKind kind, std::size_t first, std::size_t last);
   void test_piece(Isa isa, bool all, Piece& p);
+  /// Into p's begins and ends, the keys of the m candidates whose answer `hits` differs
+  /// from the last test's (`touched`), in order.
+  static void changes_of(const std::uint8_t* hits, const std::uint8_t* touched, const std::uint64_t* keys,
+                         std::size_t m, Piece& p);
   /// The pieces' begins (ends: `ends`), sorted within each kind, merged into `out`.
   void merge_pieces(bool ends, std::vector<std::uint64_t>& out);
   /// The slack boxes of `dynamic`'s shapes, by kind and place, and the same as a scene of
